@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# build.sh — installs what is missing, builds Colony and runs it.
+#   ./build.sh            build Release into build/ and start the game
+#   ./build.sh test       build and run every test through ctest
+#   ./build.sh bench      build Release and run the benchmarks (build/bench.json)
+#   ./build.sh sanitize   build the tests with -fsanitize=address,undefined into build-asan/ and run them
+#   ./build.sh fuzz SECS  build the libFuzzer targets with clang and run each for SECS seconds
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(cmake g++ make ccache pkg-config libsdl2-dev libsdl2-image-dev libimgui-dev libglm-dev
+          libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libstb-dev
+          libzstd-dev libxxhash-dev)
+FUZZ_PACKAGES=(clang libclang-rt-14-dev)
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+install_missing() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "build.sh: installing ${missing[*]}" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  else
+    echo "build.sh: missing packages; run:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+}
+
+configure_and_build() {  # dir, extra cmake args..., then targets after --
+  local dir=$1; shift
+  local args=() targets=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  targets=("$@")
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "${args[@]}" >/dev/null
+  if [ ${#targets[@]} -gt 0 ]; then
+    cmake --build "$dir" -j "$JOBS" --target "${targets[@]}"
+  else
+    cmake --build "$dir" -j "$JOBS"
+  fi
+}
+
+mode=${1:-run}
+case "$mode" in
+  run)
+    install_missing "${PACKAGES[@]}"
+    configure_and_build build -- colony
+    shift || true
+    exec build/colony "$@"
+    ;;
+  test)
+    install_missing "${PACKAGES[@]}"
+    configure_and_build build
+    cd build && ctest --output-on-failure -j "$JOBS"
+    ;;
+  sanitize)
+    install_missing "${PACKAGES[@]}"
+    configure_and_build build-asan -DCOLONY_SANITIZE=ON -DCOLONY_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      ctest --output-on-failure -j "$JOBS" -LE slow
+    ;;
+  bench)
+    install_missing "${PACKAGES[@]}"
+    configure_and_build build -- colony_bench
+    build/bench/colony_bench --benchmark_out=build/bench.json --benchmark_out_format=json "${@:2}"
+    python3 bench/ratios.py build/bench.json
+    ;;
+  fuzz)
+    install_missing "${PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+    secs=${2:-60}
+    CC=clang CXX=clang++ configure_and_build build-fuzz -DCOLONY_FUZZ=ON -DCOLONY_GAME=ON -DCOLONY_TESTS=OFF -DCOLONY_BENCH=OFF -- colony_fuzzers
+    for f in build-fuzz/tests/fuzz/fuzz_*; do
+      [ -x "$f" ] || continue
+      name=$(basename "$f")
+      mkdir -p "build-fuzz/corpus/$name"
+      echo "fuzzing $name for ${secs}s" >&2
+      "$f" -max_total_time="$secs" -print_final_stats=0 "build-fuzz/corpus/$name" "tests/fuzz/seeds/${name#fuzz_}"
+    done
+    ;;
+  *)
+    echo "build.sh: unknown mode '$mode' (use: run, test, bench, sanitize, fuzz SECONDS)" >&2
+    exit 2
+    ;;
+esac

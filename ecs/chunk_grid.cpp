@@ -1,0 +1,40 @@
+// chunk_grid.cpp — position to chunk mapping for the chunked world.
+#include "chunk_grid.h"
+
+namespace ecs {
+
+ChunkGrid ChunkGrid::make(u32 cells_x, u32 cells_y, u32 chunk_cells) {
+  ChunkGrid g;
+  g.cells_x = cells_x;
+  g.cells_y = cells_y;
+  g.chunk_cells = chunk_cells ? chunk_cells : 1;
+  g.chunks_x = (cells_x + g.chunk_cells - 1) / g.chunk_cells;
+  g.chunks_y = (cells_y + g.chunk_cells - 1) / g.chunk_cells;
+  if (g.chunks_x == 0) g.chunks_x = 1;
+  if (g.chunks_y == 0) g.chunks_y = 1;
+  return g;
+}
+
+u32 ChunkGrid::chunk_at(float x, float y) const {
+  i32 col = x <= 0 ? 0 : i32(x) / i32(chunk_cells);
+  i32 row = y <= 0 ? 0 : i32(y) / i32(chunk_cells);
+  return u32(clamp_row(row)) * chunks_x + u32(clamp_col(col));
+}
+
+const char* result_name(Result r) {
+  switch (r) {
+    case Result::Ok: return "ok";
+    case Result::StaleHandle: return "stale handle";
+    case Result::WrongChunk: return "entity is not in that chunk";
+    case Result::PoolFull: return "pool capacity exhausted";
+    case Result::EntityMaxReached: return "per-entity maximum reached";
+    case Result::NoReservedSlot: return "no reserved slot left";
+    case Result::BadLocalIndex: return "local index out of range";
+    case Result::StoreFull: return "entity store full";
+    case Result::BadChunk: return "chunk index out of range";
+    case Result::AlreadyQueued: return "already queued for destruction";
+  }
+  return "unknown";
+}
+
+}  // namespace ecs

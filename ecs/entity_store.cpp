@@ -1,0 +1,184 @@
+// entity_store.cpp — entity directory, block-list storage and tier/chunk moves.
+#include "entity_store.h"
+
+#include <cassert>
+#include <cstring>
+
+namespace ecs {
+
+EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
+  if (config_.block_records == 0) config_.block_records = 32;
+  if (config_.chunk_count == 0) config_.chunk_count = 1;
+  u32 align = config_.record_align ? config_.record_align : 8;
+  config_.record_size = (config_.record_size + align - 1) / align * align;
+  // Every list may hold one partly filled block: the simulated store and each chunk.
+  u32 full_blocks = (config_.max_entities + config_.block_records - 1) / config_.block_records;
+  total_blocks_ = full_blocks + config_.chunk_count + 1;
+  // Pages of the arena are only touched when a block is used.
+  arena_ = std::make_unique_for_overwrite<std::byte[]>(size_t(total_blocks_) * config_.block_records * config_.record_size);
+  block_next_ = std::make_unique_for_overwrite<u32[]>(total_blocks_);
+  block_prev_ = std::make_unique_for_overwrite<u32[]>(total_blocks_);
+  free_blocks_ = std::make_unique_for_overwrite<u32[]>(total_blocks_);
+  // Lowest block on top of the stack, so a fresh world fills blocks in address order.
+  for (u32 i = 0; i < total_blocks_; ++i) free_blocks_[i] = total_blocks_ - 1 - i;
+  free_block_count_ = total_blocks_;
+
+  directory_ = std::make_unique<DirEntry[]>(size_t(config_.max_entities) + 1);
+  free_indices_ = std::make_unique_for_overwrite<u32[]>(config_.max_entities);
+  for (u32 i = 0; i < config_.max_entities; ++i) free_indices_[i] = config_.max_entities - i;  // index 1 on top
+  free_index_count_ = config_.max_entities;
+
+  dormant_ = std::make_unique<BlockList[]>(config_.chunk_count);
+  sim_head_ = std::make_unique<u32[]>(config_.chunk_count);
+  sim_count_ = std::make_unique<u32[]>(config_.chunk_count);
+}
+
+bool EntityStore::push(BlockList& list, u32* block, u32* offset) {
+  u32 in_last = list.count % config_.block_records;
+  if (list.count == 0 || in_last == 0) {
+    if (free_block_count_ == 0) return false;
+    u32 b = free_blocks_[--free_block_count_];
+    block_next_[b] = kNone;
+    block_prev_[b] = list.last;
+    if (list.last != kNone) block_next_[list.last] = b;
+    else list.first = b;
+    list.last = b;
+    in_last = 0;
+  }
+  *block = list.last;
+  *offset = in_last;
+  ++list.count;
+  return true;
+}
+
+void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
+  assert(list.count > 0);
+  u32 last_offset = (list.count - 1) % config_.block_records;
+  if (block != list.last || offset != last_offset) {
+    RecordHeader* dst = at(block, offset);
+    std::memcpy(dst, at(list.last, last_offset), config_.record_size);
+    DirEntry& moved = directory_[dst->handle.index];
+    moved.block = block;
+    moved.offset = u16(offset);
+  }
+  --list.count;
+  if (last_offset == 0) {  // the last block is now empty: give it back
+    u32 b = list.last;
+    list.last = block_prev_[b];
+    if (list.last != kNone) block_next_[list.last] = kNone;
+    else list.first = kNone;
+    free_blocks_[free_block_count_++] = b;
+  }
+}
+
+void EntityStore::link_sim(u32 index, u32 chunk) {
+  DirEntry& d = directory_[index];
+  d.sim_prev = 0;
+  d.sim_next = sim_head_[chunk];
+  if (d.sim_next) directory_[d.sim_next].sim_prev = index;
+  sim_head_[chunk] = index;
+  ++sim_count_[chunk];
+}
+
+void EntityStore::unlink_sim(u32 index, u32 chunk) {
+  DirEntry& d = directory_[index];
+  if (d.sim_prev) directory_[d.sim_prev].sim_next = d.sim_next;
+  else sim_head_[chunk] = d.sim_next;
+  if (d.sim_next) directory_[d.sim_next].sim_prev = d.sim_prev;
+  d.sim_prev = d.sim_next = 0;
+  --sim_count_[chunk];
+}
+
+Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
+  if (free_index_count_ == 0 || chunk >= config_.chunk_count || tier == Tier::Free) return {};
+  u32 block, offset;
+  if (!push(list_for(tier, chunk), &block, &offset)) return {};
+  u32 index = free_indices_[--free_index_count_];
+  DirEntry& d = directory_[index];
+  d.generation += 1;
+  if (d.generation == 0) d.generation = 1;  // generation 0 never names a live entity
+  d.chunk = chunk;
+  d.block = block;
+  d.offset = u16(offset);
+  d.tier = u8(tier);
+  d.flags = 0;
+  d.sim_prev = d.sim_next = 0;
+  if (tier == Tier::Simulated) link_sim(index, chunk);
+  RecordHeader* r = at(block, offset);
+  std::memset(static_cast<void*>(r), 0, config_.record_size);
+  r->handle = {index, d.generation};
+  r->chunk = chunk;
+  r->kind = kind;
+  r->tier = u8(tier);
+  ++live_;
+  return r->handle;
+}
+
+void EntityStore::destroy(Handle h) {
+  if (!alive(h)) return;
+  DirEntry& d = directory_[h.index];
+  if (Tier(d.tier) == Tier::Simulated) unlink_sim(h.index, d.chunk);
+  remove(list_for(Tier(d.tier), d.chunk), d.block, d.offset);
+  d.tier = u8(Tier::Free);
+  d.flags = 0;
+  free_indices_[free_index_count_++] = h.index;
+  --live_;
+}
+
+bool EntityStore::alive(Handle h) const {
+  if (h.index == 0 || h.index > config_.max_entities) return false;
+  const DirEntry& d = directory_[h.index];
+  return Tier(d.tier) != Tier::Free && d.generation == h.generation;
+}
+
+RecordHeader* EntityStore::record_of_index(u32 index) {
+  const DirEntry& d = directory_[index];
+  return at(d.block, d.offset);
+}
+
+RecordHeader* EntityStore::find(Handle h) { return alive(h) ? record_of_index(h.index) : nullptr; }
+const RecordHeader* EntityStore::find(Handle h) const {
+  return const_cast<EntityStore*>(this)->find(h);
+}
+
+RecordHeader* EntityStore::move_chunk(Handle h, u32 new_chunk) {
+  if (!alive(h) || new_chunk >= config_.chunk_count) return nullptr;
+  DirEntry& d = directory_[h.index];
+  if (d.chunk == new_chunk) return record_of_index(h.index);
+  if (Tier(d.tier) == Tier::Simulated) {
+    unlink_sim(h.index, d.chunk);
+    link_sim(h.index, new_chunk);
+  } else {
+    u32 block, offset;
+    // Push first (may take a block), then copy, then remove the old record.
+    if (!push(dormant_[new_chunk], &block, &offset)) return nullptr;
+    std::memcpy(at(block, offset), record_of_index(h.index), config_.record_size);
+    remove(dormant_[d.chunk], d.block, d.offset);
+    d.block = block;
+    d.offset = u16(offset);
+  }
+  d.chunk = new_chunk;
+  RecordHeader* r = record_of_index(h.index);
+  r->chunk = new_chunk;
+  return r;
+}
+
+RecordHeader* EntityStore::set_tier(Handle h, Tier tier) {
+  if (!alive(h) || tier == Tier::Free) return nullptr;
+  DirEntry& d = directory_[h.index];
+  if (Tier(d.tier) == tier) return record_of_index(h.index);
+  u32 block, offset;
+  if (!push(list_for(tier, d.chunk), &block, &offset)) return nullptr;
+  std::memcpy(at(block, offset), record_of_index(h.index), config_.record_size);
+  remove(list_for(Tier(d.tier), d.chunk), d.block, d.offset);
+  if (tier == Tier::Simulated) link_sim(h.index, d.chunk);
+  else unlink_sim(h.index, d.chunk);
+  d.block = block;
+  d.offset = u16(offset);
+  d.tier = u8(tier);
+  RecordHeader* r = at(block, offset);
+  r->tier = u8(tier);
+  return r;
+}
+
+}  // namespace ecs

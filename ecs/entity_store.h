@@ -1,0 +1,155 @@
+// entity_store.h — where entity records live, untyped (records are fixed-size byte
+// blobs so this code is written once for every world).
+//
+// Table of contents
+//   [SECTION] Record header and directory
+//   [SECTION] Block lists (simulated store, chunk-local dormant storage)
+//   [SECTION] EntityStore
+//
+// Layout:
+//   directory[index]  -> generation, tier, chunk, (block, offset) of the record
+//   simulated store   -> one BlockList walked every tick
+//   chunk c           -> a BlockList of its dormant records, plus an intrusive
+//                        list (through the directory) of its simulated members
+// Records are only ever moved by memcpy between blocks; the directory is updated
+// with them, so a handle finds its record in O(1) in both tiers.
+#pragma once
+#include <memory>
+
+#include "chunk_grid.h"
+#include "ecs_types.h"
+
+namespace ecs {
+
+// [SECTION] Record header and directory
+
+// First bytes of every record. A record knows its own handle so that when it is moved
+// (swap-remove inside a block list) its directory entry can be pointed at the new place.
+struct RecordHeader {
+  Handle handle;
+  u32 chunk;
+  u16 kind;  // owner kind for the game and the debugger (tile, worker, ...)
+  u8 tier;   // Tier
+  u8 flags;
+};
+
+enum : u8 { kFlagDying = 1 };
+
+struct DirEntry {
+  u32 generation;
+  u32 chunk;
+  u32 block;
+  u16 offset;
+  u8 tier;  // Tier::Free when the index is not in use
+  u8 flags;
+  u32 sim_prev, sim_next;  // chunk membership of simulated entities (handle indices)
+};
+
+// [SECTION] Block lists
+
+// A list of records stored in fixed-size blocks taken from one preallocated arena.
+// Every block but the last is full; removal swaps the list's last record into the hole.
+struct BlockList {
+  u32 first = kNone;
+  u32 last = kNone;
+  u32 count = 0;
+};
+
+struct StoreConfig {
+  u32 max_entities = 0;     // live entities at once (index 0 is extra and never used)
+  u32 record_size = 0;      // bytes per record, header included
+  u32 record_align = 8;
+  u32 chunk_count = 1;
+  u32 block_records = 32;   // records per storage block
+};
+
+// [SECTION] EntityStore
+
+class EntityStore {
+ public:
+  explicit EntityStore(const StoreConfig& config);
+  EntityStore(const EntityStore&) = delete;
+  EntityStore& operator=(const EntityStore&) = delete;
+
+  // Takes a free index and appends a zeroed record to the tier's storage.
+  // Returns the null handle when no index or no block is left.
+  Handle create(u32 chunk, Tier tier, u16 kind);
+  // Frees the record and the index; the index's generation is bumped.
+  void destroy(Handle h);
+
+  bool alive(Handle h) const;
+  // O(1) in both tiers. nullptr for a stale handle.
+  RecordHeader* find(Handle h);
+  const RecordHeader* find(Handle h) const;
+  // Internal: the record of a live index, no generation check.
+  RecordHeader* record_of_index(u32 index);
+  const DirEntry& dir(u32 index) const { return directory_[index]; }
+  DirEntry& dir_mut(u32 index) { return directory_[index]; }
+
+  // Moves the entity into another chunk. Dormant records move between chunk storages;
+  // simulated ones are relinked. Returns the record's (possibly new) address.
+  RecordHeader* move_chunk(Handle h, u32 new_chunk);
+  // Moves the record between the simulated store and its chunk's dormant storage.
+  RecordHeader* set_tier(Handle h, Tier tier);
+
+  // Iteration helpers: the record at position i of a block list walk.
+  u32 block_records() const { return config_.block_records; }
+  u32 record_size() const { return config_.record_size; }
+  RecordHeader* at(u32 block, u32 offset) {
+    return reinterpret_cast<RecordHeader*>(arena_.get() + (size_t(block) * config_.block_records + offset) * config_.record_size);
+  }
+  u32 next_block(u32 block) const { return block_next_[block]; }
+
+  const BlockList& simulated() const { return simulated_; }
+  const BlockList& dormant(u32 chunk) const { return dormant_[chunk]; }
+  u32 sim_head(u32 chunk) const { return sim_head_[chunk]; }
+  u32 sim_count_in(u32 chunk) const { return sim_count_[chunk]; }
+  u32 chunk_count() const { return config_.chunk_count; }
+  u32 max_entities() const { return config_.max_entities; }
+  u32 live_count() const { return live_; }
+  u32 free_blocks() const { return free_block_count_; }
+  u32 total_blocks() const { return total_blocks_; }
+
+  // Calls fn(RecordHeader*) for each record of a list. The list must not change
+  // structurally during the walk (creation appends and is fine).
+  template <class Fn>
+  void walk(const BlockList& list, Fn&& fn) {
+    u32 remaining = list.count;
+    for (u32 b = list.first; b != kNone && remaining; b = block_next_[b]) {
+      u32 n = remaining < config_.block_records ? remaining : config_.block_records;
+      for (u32 i = 0; i < n; ++i) fn(at(b, i));
+      remaining -= n;
+    }
+  }
+  // Calls fn(RecordHeader*) for each entity in a chunk: simulated members then dormant.
+  template <class Fn>
+  void walk_chunk(u32 chunk, Fn&& fn) {
+    for (u32 i = sim_head_[chunk]; i != 0; i = directory_[i].sim_next) fn(record_of_index(i));
+    walk(dormant_[chunk], fn);
+  }
+
+ private:
+  BlockList& list_for(Tier tier, u32 chunk) { return tier == Tier::Simulated ? simulated_ : dormant_[chunk]; }
+  // Appends a record slot to a list; returns false when no block is free.
+  bool push(BlockList& list, u32* block, u32* offset);
+  // Removes the record at (block, offset) from the list, filling the hole with the last.
+  void remove(BlockList& list, u32 block, u32 offset);
+  void link_sim(u32 index, u32 chunk);
+  void unlink_sim(u32 index, u32 chunk);
+
+  StoreConfig config_;
+  u32 total_blocks_ = 0;
+  std::unique_ptr<std::byte[]> arena_;
+  std::unique_ptr<u32[]> block_next_, block_prev_;
+  std::unique_ptr<u32[]> free_blocks_;
+  u32 free_block_count_ = 0;
+  std::unique_ptr<DirEntry[]> directory_;
+  std::unique_ptr<u32[]> free_indices_;
+  u32 free_index_count_ = 0;
+  u32 live_ = 0;
+  BlockList simulated_;
+  std::unique_ptr<BlockList[]> dormant_;
+  std::unique_ptr<u32[]> sim_head_, sim_count_;
+};
+
+}  // namespace ecs

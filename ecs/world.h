@@ -1,0 +1,516 @@
+// world.h — the typed world: entity records, one Pool per component type, the chunk
+// grid, deferred destruction, batched mass release and the validator.
+//
+// Table of contents
+//   [SECTION] Record layout and configuration
+//   [SECTION] Entities: create, lookup, move between chunks and tiers
+//   [SECTION] Pool operations: reserve, add, remove one, release all
+//   [SECTION] Destruction: immediate, deferred, batched mass release
+//   [SECTION] Iteration and spatial queries
+//   [SECTION] Stats
+//   [SECTION] Validator
+//
+// Every pool operation is written once, as a template over the component type.
+// None of them allocates: all memory is taken when the world is created.
+#pragma once
+#include <array>
+#include <cstdio>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "chunk_grid.h"
+#include "entity_store.h"
+#include "pool.h"
+
+namespace ecs {
+
+// How a batched release closes the holes it leaves.
+enum class ReleaseStrategy : u8 {
+  Auto,      // pick by cost: tail fill for few holes, compaction for many
+  TailFill,  // move live entries from the tail into the holes (work ~ holes)
+  Compact,   // one stable pass from the first hole to the end (work ~ pool tail)
+};
+
+struct Violation {
+  std::string pool;  // empty for entity/chunk checks
+  u32 entry = kNone;
+  Handle entity;
+  std::string what;
+};
+std::string describe(const Violation& v);
+
+template <class P>
+concept Positioned = std::is_trivially_copyable_v<P> && requires(P p) {
+  { p.x } -> std::convertible_to<float>;
+  { p.y } -> std::convertible_to<float>;
+};
+
+template <Positioned Payload, Component... Cs>
+class World {
+ public:
+  // [SECTION] Record layout and configuration
+  static constexpr size_t kPoolCount = sizeof...(Cs);
+  template <size_t I, class L> struct Tagged { L list; };
+  template <class Seq> struct ListPack;
+  template <size_t... I> struct ListPack<std::index_sequence<I...>> : Tagged<I, SlotList<Cs::kMaxPerEntity>>... {};
+  // One slot list per pool, side by side in the record (a tuple is not trivially copyable).
+  using Lists = ListPack<std::index_sequence_for<Cs...>>;
+  struct Record {
+    RecordHeader header;
+    Lists lists;
+    Payload payload;
+  };
+  static_assert(std::is_trivially_copyable_v<Record>);
+
+  struct Config {
+    u32 max_entities = 0;
+    ChunkGrid grid;
+    std::array<u32, kPoolCount> pool_capacity{};
+    u32 block_records = 32;
+  };
+
+  // Compaction is chosen when the pool tail it must walk is at most this many times
+  // the number of holes (a sequential move is several times cheaper than a random one).
+  static constexpr u32 kCompactFactor = 4;
+
+  explicit World(const Config& config)
+      : grid_(config.grid),
+        store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
+                           config.grid.chunk_count(), config.block_records}),
+        pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
+        pending_(std::make_unique_for_overwrite<Handle[]>(config.max_entities ? config.max_entities : 1)) {}
+
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  const ChunkGrid& grid() const { return grid_; }
+  EntityStore& store() { return store_; }
+  const EntityStore& store() const { return store_; }
+
+  // [SECTION] Entities: create, lookup, move between chunks and tiers
+
+  // Returns the null handle (and counts it) when the store is full or the chunk is bad.
+  Handle create(u32 chunk, Tier tier, u16 kind, const Payload& payload = {}) {
+    Handle h = store_.create(chunk, tier, kind);
+    if (h.is_null()) { ++failed_creates_; return h; }
+    as_record(store_.find(h))->payload = payload;
+    return h;
+  }
+  Handle create_at(Tier tier, u16 kind, const Payload& payload) {
+    return create(grid_.chunk_at(float(payload.x), float(payload.y)), tier, kind, payload);
+  }
+
+  bool alive(Handle h) const { return store_.alive(h); }
+  // The seed's lookup: handle plus the chunk the caller believes it is in.
+  Record* lookup(Handle h, u32 chunk) {
+    Record* r = find(h);
+    return r && r->header.chunk == chunk ? r : nullptr;
+  }
+  Record* find(Handle h) { return as_record(store_.find(h)); }
+  const Record* find(Handle h) const { return as_record(const_cast<EntityStore&>(store_).find(h)); }
+  Payload* payload(Handle h) {
+    Record* r = find(h);
+    return r ? &r->payload : nullptr;
+  }
+  bool dying(Handle h) const { return alive(h) && (store_.dir(h.index).flags & kFlagDying); }
+
+  // O(slots): the record may move (dormant tier) and every back-pointer's chunk is updated.
+  Result move_chunk(Handle h, u32 chunk) {
+    if (!alive(h)) return Result::StaleHandle;
+    if (chunk >= grid_.chunk_count()) return Result::BadChunk;
+    Record* r = as_record(store_.move_chunk(h, chunk));
+    if (!r) return Result::StoreFull;
+    (set_owner_chunk<Cs>(*r), ...);
+    return Result::Ok;
+  }
+  // O(1): back-pointers hold (handle, chunk, local), none of which a tier change alters,
+  // so no pool entry is touched.
+  Result set_tier(Handle h, Tier tier) {
+    if (!alive(h)) return Result::StaleHandle;
+    return store_.set_tier(h, tier) ? Result::Ok : Result::StoreFull;
+  }
+
+  // [SECTION] Pool operations: reserve, add, remove one, release all
+
+  template <class C> Pool<C>& pool() { return std::get<index_of<C>()>(pools_); }
+  template <class C> const Pool<C>& pool() const { return std::get<index_of<C>()>(pools_); }
+  template <class C> static auto& list(Record& r) {
+    return static_cast<Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(r.lists).list;
+  }
+  template <class C> static const auto& list(const Record& r) {
+    return static_cast<const Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(r.lists).list;
+  }
+  template <class C> C& component(const Record& r, u32 local) { return pool<C>().items[list<C>(r).slot[local]]; }
+
+  // Reserves n more slots for h, all or nothing.
+  template <class C>
+  Result reserve(Handle h, u32 n) {
+    Record* r = find(h);
+    if (!r) return Result::StaleHandle;
+    Pool<C>& p = pool<C>();
+    auto& l = list<C>(*r);
+    if (l.reserved + n > Pool<C>::kMax) { p.count(&PoolCounters::failed_reservations); return Result::EntityMaxReached; }
+    if (p.stats.taken + n > p.stats.capacity) { p.count(&PoolCounters::failed_reservations); return Result::PoolFull; }
+    if (n == 0) return Result::Ok;
+    p.leave_histogram(l);
+    for (u32 k = 0; k < n; ++k) {
+      u32 s = p.stats.taken + k, local = l.reserved + k;
+      p.owners[s] = BackPointer{h.index, h.generation, r->header.chunk, local};
+      l.slot[local] = s;
+    }
+    l.reserved = u8(l.reserved + n);
+    p.enter_histogram(l);
+    p.stats.taken += n;
+    if (p.stats.taken > p.stats.high_water) p.stats.high_water = p.stats.taken;
+    p.stats.reserved_unused += n;
+    p.count(&PoolCounters::reserves, n);
+    return Result::Ok;
+  }
+
+  // Writes value into h's next reserved slot.
+  template <class C>
+  Result add(Handle h, const C& value) {
+    Record* r = find(h);
+    if (!r) return Result::StaleHandle;
+    Pool<C>& p = pool<C>();
+    auto& l = list<C>(*r);
+    if (l.added >= l.reserved) return Result::NoReservedSlot;
+    p.leave_histogram(l);
+    p.items[l.slot[l.added]] = value;
+    ++l.added;
+    p.enter_histogram(l);
+    --p.stats.reserved_unused;
+    p.count(&PoolCounters::adds);
+    return Result::Ok;
+  }
+
+  // Removes the added component at `local`, keeping the order of the rest (the seed's
+  // DeleteRenderPiece): the entry is swap-removed from the pool, then the entity's later
+  // slots shift down one place and their back-pointers learn their new local index.
+  template <class C>
+  Result remove_one(Handle h, u32 local) {
+    Record* r = find(h);
+    if (!r) return Result::StaleHandle;
+    Pool<C>& p = pool<C>();
+    auto& l = list<C>(*r);
+    if (local >= l.added) return Result::BadLocalIndex;
+    p.leave_histogram(l);
+    swap_remove_entry(p, l.slot[local]);
+    for (u32 c = local; c + 1 < l.reserved; ++c) {
+      l.slot[c] = l.slot[c + 1];
+      p.owners[l.slot[c]].local = c;
+    }
+    --l.reserved;
+    --l.added;
+    p.enter_histogram(l);
+    return Result::Ok;
+  }
+
+  // Gives back every slot h holds in pool C, one swap-with-last each.
+  template <class C>
+  Result release_all(Handle h) {
+    Record* r = find(h);
+    if (!r) return Result::StaleHandle;
+    release_list<C>(*r);
+    return Result::Ok;
+  }
+
+  // [SECTION] Destruction: immediate, deferred, batched mass release
+
+  // Immediate destruction: releases every pool, frees the record, bumps the generation.
+  // Not for use while iterating the entity's tier: use queue_destroy there.
+  Result destroy(Handle h) {
+    Record* r = find(h);
+    if (!r) return Result::StaleHandle;
+    (release_list<Cs>(*r), ...);
+    store_.destroy(h);
+    return Result::Ok;
+  }
+
+  // Deferred destruction: the entity stays alive and resolvable until apply_destructions().
+  Result queue_destroy(Handle h) {
+    if (!alive(h)) return Result::StaleHandle;
+    DirEntry& d = store_.dir_mut(h.index);
+    if (d.flags & kFlagDying) return Result::AlreadyQueued;
+    d.flags |= kFlagDying;
+    pending_[pending_count_++] = h;
+    return Result::Ok;
+  }
+  std::span<const Handle> pending_destructions() const { return {pending_.get(), pending_count_}; }
+
+  // The one point in a tick where queued deaths happen: every pool releases the whole
+  // batch at once (see release_batch), then the records are freed.
+  u32 apply_destructions() {
+    u32 n = pending_count_;
+    if (n == 0) return 0;
+    std::span<const Handle> batch{pending_.get(), n};
+    (release_batch<Cs>(batch), ...);
+    for (Handle h : batch) store_.destroy(h);
+    pending_count_ = 0;
+    return n;
+  }
+
+  // Releases every slot in pool C of every entity in the batch (duplicates and stale
+  // handles are ignored). First every victim entry is marked dead through its
+  // back-pointer; then the holes are closed in one of two ways, each moving every
+  // survivor at most once:
+  //   tail fill — the live entries past the new end move into the holes below it;
+  //   compact   — one stable sweep from the first hole, survivors slide down in order.
+  template <class C>
+  void release_batch(std::span<const Handle> batch, ReleaseStrategy strategy = ReleaseStrategy::Auto) {
+    Pool<C>& p = pool<C>();
+    u32 dead = 0, first_hole = kNone;
+    for (Handle h : batch) {
+      Record* r = find(h);
+      if (!r) continue;
+      auto& l = list<C>(*r);
+      if (l.reserved == 0 || p.owners[l.slot[0]].owner_index == 0) continue;  // empty or seen
+      p.leave_histogram(l);
+      p.stats.reserved_unused -= u32(l.reserved - l.added);
+      for (u32 k = 0; k < l.reserved; ++k) {
+        u32 s = l.slot[k];
+        p.owners[s].owner_index = 0;
+        if (s < first_hole) first_hole = s;
+      }
+      dead += l.reserved;
+    }
+    if (dead == 0) return;
+    u32 taken = p.stats.taken, new_taken = taken - dead;
+    bool compact = strategy == ReleaseStrategy::Compact ||
+                   (strategy == ReleaseStrategy::Auto && u64(taken - first_hole) <= u64(dead) * kCompactFactor);
+    if (compact) {
+      u32 w = first_hole;
+      for (u32 s = first_hole; s < taken; ++s) {
+        if (p.owners[s].owner_index == 0) continue;
+        if (s != w) { p.move_entry(s, w); rewire(p, w); }
+        ++w;
+      }
+    } else {
+      u32 tail = taken;
+      for (Handle h : batch) {
+        Record* r = find(h);
+        if (!r) continue;
+        auto& l = list<C>(*r);
+        for (u32 k = 0; k < l.reserved; ++k) {
+          u32 hole = l.slot[k];
+          if (hole >= new_taken) continue;
+          do { --tail; } while (p.owners[tail].owner_index == 0);
+          p.move_entry(tail, hole);
+          rewire(p, hole);
+        }
+        l.reserved = l.added = 0;  // a duplicate of h later in the batch finds nothing
+      }
+    }
+    for (Handle h : batch) {
+      if (Record* r = find(h)) list<C>(*r).reserved = list<C>(*r).added = 0;
+    }
+    p.stats.taken = new_taken;
+    p.count(&PoolCounters::removes, dead);
+    last_strategy_[index_of<C>()] = compact ? ReleaseStrategy::Compact : ReleaseStrategy::TailFill;
+  }
+  template <class C> ReleaseStrategy last_release_strategy() const { return last_strategy_[index_of<C>()]; }
+
+  // [SECTION] Iteration and spatial queries
+
+  // fn(Record&) for every simulated entity. Queue destructions; do not destroy here.
+  template <class Fn>
+  void for_each_simulated(Fn&& fn) {
+    store_.walk(store_.simulated(), [&](RecordHeader* h) { fn(*as_record(h)); });
+  }
+  template <class Fn>
+  void for_each_dormant_in_chunk(u32 chunk, Fn&& fn) {
+    store_.walk(store_.dormant(chunk), [&](RecordHeader* h) { fn(*as_record(h)); });
+  }
+  // fn(Record&) for every entity (both tiers) in one chunk.
+  template <class Fn>
+  void for_each_in_chunk(u32 chunk, Fn&& fn) {
+    store_.walk_chunk(chunk, [&](RecordHeader* h) { fn(*as_record(h)); });
+  }
+  // fn(Record&) for every entity within r of (x, y); visits only chunks the circle touches.
+  template <class Fn>
+  void for_each_in_radius(float x, float y, float r, Fn&& fn) {
+    grid_.for_each_chunk_in_circle(x, y, r, [&](u32 chunk) {
+      for_each_in_chunk(chunk, [&](Record& rec) {
+        float dx = float(rec.payload.x) - x, dy = float(rec.payload.y) - y;
+        if (dx * dx + dy * dy <= r * r) fn(rec);
+      });
+    });
+  }
+  // fn(slot index, C&) for each added component of a record, in order.
+  template <class C, class Fn>
+  void for_each_component(const Record& r, Fn&& fn) {
+    const auto& l = list<C>(r);
+    for (u32 k = 0; k < l.added; ++k) fn(k, pool<C>().items[l.slot[k]]);
+  }
+
+  // [SECTION] Stats
+
+  // Starts a new tick for the per-tick counters.
+  void begin_tick() { (reset_tick<Cs>(), ...); }
+  template <class C> const PoolStats& stats() const { return pool<C>().stats; }
+  std::array<const PoolStats*, kPoolCount> all_stats() const { return {&pool<Cs>().stats...}; }
+  u64 failed_creates() const { return failed_creates_; }
+  u32 live_count() const { return store_.live_count(); }
+  u32 simulated_count() const { return store_.simulated().count; }
+
+  // [SECTION] Validator
+
+  // Walks every entity, every chunk and every pool entry. Returns at most max_reports
+  // violations (the rest are only counted in the last message).
+  std::vector<Violation> validate(size_t max_reports = 256) const {
+    Validation v{max_reports};
+    auto& self = const_cast<World&>(*this);
+    self.validate_entities(v);
+    (self.template validate_pool<Cs>(v), ...);
+    if (v.dropped) v.out.push_back({"", kNone, {}, std::to_string(v.dropped) + " more violations not listed"});
+    return std::move(v.out);
+  }
+
+ private:
+  template <class C>
+  static constexpr size_t index_of() {
+    constexpr bool matches[] = {std::is_same_v<C, Cs>...};
+    for (size_t i = 0; i < kPoolCount; ++i)
+      if (matches[i]) return i;
+    return kPoolCount;
+  }
+  template <size_t... I>
+  static std::tuple<Pool<Cs>...> make_pools(const std::array<u32, kPoolCount>& caps, std::index_sequence<I...>) {
+    return std::tuple<Pool<Cs>...>(Pool<Cs>(caps[I])...);
+  }
+  static Record* as_record(RecordHeader* h) { return reinterpret_cast<Record*>(h); }
+
+  // Points the owner of entry s at s (the entry has just moved there).
+  template <class C>
+  void rewire(Pool<C>& p, u32 s) {
+    const BackPointer& bp = p.owners[s];
+    list<C>(*as_record(store_.record_of_index(bp.owner_index))).slot[bp.local] = s;
+    p.count(&PoolCounters::rewires);
+  }
+  // Frees entry s by moving the pool's last entry into it and rewiring that entry's owner.
+  template <class C>
+  void swap_remove_entry(Pool<C>& p, u32 s) {
+    u32 last = p.stats.taken - 1;
+    if (s != last) { p.move_entry(last, s); rewire(p, s); }
+    p.stats.taken = last;
+    p.count(&PoolCounters::removes);
+  }
+  template <class C>
+  void release_list(Record& r) {
+    Pool<C>& p = pool<C>();
+    auto& l = list<C>(r);
+    if (l.reserved == 0) return;
+    p.leave_histogram(l);
+    p.stats.reserved_unused -= u32(l.reserved - l.added);
+    // From the back: a rewire may only touch this entity's not yet released slots.
+    for (u32 k = l.reserved; k-- > 0;) swap_remove_entry(p, l.slot[k]);
+    l.reserved = l.added = 0;
+  }
+  template <class C>
+  void set_owner_chunk(Record& r) {
+    auto& l = list<C>(r);
+    for (u32 k = 0; k < l.reserved; ++k) pool<C>().owners[l.slot[k]].chunk = r.header.chunk;
+  }
+  template <class C>
+  void reset_tick() { pool<C>().stats.tick = PoolCounters{}; }
+
+  struct Validation {
+    size_t max;
+    std::vector<Violation> out{};
+    size_t dropped = 0;
+    void report(const char* pool, u32 entry, Handle h, std::string what) {
+      if (out.size() < max) out.push_back({pool, entry, h, std::move(what)});
+      else ++dropped;
+    }
+  };
+
+  void validate_record(Validation& v, Record& r, Tier tier, u32 chunk) {
+    Handle h = r.header.handle;
+    if (!store_.alive(h)) { v.report("", kNone, h, "record in storage but its handle is not alive"); return; }
+    const DirEntry& d = store_.dir(h.index);
+    if (store_.record_of_index(h.index) != &r.header) v.report("", kNone, h, "directory does not point at the record");
+    if (Tier(r.header.tier) != tier || Tier(d.tier) != tier) v.report("", kNone, h, "tier disagrees with the storage holding the record");
+    if (r.header.chunk != d.chunk) v.report("", kNone, h, "record chunk disagrees with the directory");
+    if (tier == Tier::Dormant && r.header.chunk != chunk) v.report("", kNone, h, "dormant record stored in chunk " + std::to_string(chunk) + " but says chunk " + std::to_string(r.header.chunk));
+    (validate_slots<Cs>(v, r), ...);
+  }
+
+  template <class C>
+  void validate_slots(Validation& v, Record& r) {
+    const Pool<C>& p = pool<C>();
+    const auto& l = list<C>(r);
+    Handle h = r.header.handle;
+    if (l.reserved > Pool<C>::kMax || l.added > l.reserved) {
+      v.report(C::kPoolName, kNone, h, "counts out of range: reserved " + std::to_string(l.reserved) + ", added " + std::to_string(l.added));
+      return;
+    }
+    for (u32 k = 0; k < l.reserved; ++k) {
+      u32 s = l.slot[k];
+      if (s >= p.stats.taken) { v.report(C::kPoolName, s, h, "slot " + std::to_string(k) + " points past taken"); continue; }
+      const BackPointer& bp = p.owners[s];
+      if (bp.owner_index != h.index || bp.owner_generation != h.generation || bp.local != k || bp.chunk != r.header.chunk)
+        v.report(C::kPoolName, s, h, "back-pointer does not round-trip (slot " + std::to_string(k) + ")");
+    }
+    v_reserved_[index_of<C>()] += l.reserved;
+    v_unused_[index_of<C>()] += u32(l.reserved - l.added);
+    if (l.reserved) ++v_hist_[index_of<C>()][l.added];
+  }
+
+  void validate_entities(Validation& v) {
+    v_reserved_.fill(0);
+    v_unused_.fill(0);
+    for (auto& hgram : v_hist_) hgram.fill(0);
+    u32 seen = 0;
+    store_.walk(store_.simulated(), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Simulated, h->chunk); ++seen; });
+    u32 linked = 0;
+    for (u32 c = 0; c < store_.chunk_count(); ++c) {
+      store_.walk(store_.dormant(c), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Dormant, c); ++seen; });
+      u32 in_chunk = 0;
+      for (u32 i = store_.sim_head(c); i != 0 && in_chunk <= store_.simulated().count; i = store_.dir(i).sim_next, ++in_chunk) {
+        const DirEntry& d = store_.dir(i);
+        if (Tier(d.tier) != Tier::Simulated || d.chunk != c)
+          v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " lists a member that is not simulated there");
+      }
+      if (in_chunk != store_.sim_count_in(c)) v.report("", kNone, {}, "chunk " + std::to_string(c) + " simulated member count disagrees with its list");
+      linked += in_chunk;
+    }
+    if (linked != store_.simulated().count) v.report("", kNone, {}, "chunk membership lists hold " + std::to_string(linked) + " simulated entities, the store " + std::to_string(store_.simulated().count));
+    if (seen != store_.live_count()) v.report("", kNone, {}, "storage holds " + std::to_string(seen) + " records, live count is " + std::to_string(store_.live_count()));
+    for (Handle h : pending_destructions())
+      if (!dying(h)) v.report("", kNone, h, "queued for destruction but not alive and flagged");
+  }
+
+  template <class C>
+  void validate_pool(Validation& v) {
+    const Pool<C>& p = pool<C>();
+    constexpr size_t I = index_of<C>();
+    const PoolStats& st = p.stats;
+    if (v_reserved_[I] != st.taken) v.report(C::kPoolName, kNone, {}, "entities hold " + std::to_string(v_reserved_[I]) + " slots, taken is " + std::to_string(st.taken));
+    if (v_unused_[I] != st.reserved_unused) v.report(C::kPoolName, kNone, {}, "reserved-unused count disagrees with the entities");
+    if (st.taken > st.capacity || st.high_water < st.taken) v.report(C::kPoolName, kNone, {}, "taken/high-water out of range");
+    for (u32 k = 0; k <= Pool<C>::kMax; ++k)
+      if (v_hist_[I][k] != st.histogram[k]) { v.report(C::kPoolName, kNone, {}, "histogram bucket " + std::to_string(k) + " disagrees"); break; }
+    for (u32 s = 0; s < st.taken; ++s) {
+      const BackPointer& bp = p.owners[s];
+      Handle owner{bp.owner_index, bp.owner_generation};
+      if (!store_.alive(owner)) { v.report(C::kPoolName, s, owner, "entry owned by a dead or stale handle"); continue; }
+      const auto& l = list<C>(*as_record(store_.record_of_index(bp.owner_index)));
+      if (bp.local >= l.reserved || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
+    }
+  }
+
+  ChunkGrid grid_;
+  EntityStore store_;
+  std::tuple<Pool<Cs>...> pools_;
+  std::unique_ptr<Handle[]> pending_;
+  u32 pending_count_ = 0;
+  u64 failed_creates_ = 0;
+  std::array<ReleaseStrategy, kPoolCount> last_strategy_{};
+  // Validator scratch, kept here so validation itself does not allocate per pool.
+  std::array<u64, kPoolCount> v_reserved_{}, v_unused_{};
+  std::array<std::array<u32, PoolStats::kMaxHistogram>, kPoolCount> v_hist_{};
+};
+
+}  // namespace ecs

@@ -1,0 +1,19 @@
+// components.cpp — names of entity kinds for reports and the debugger.
+#include "components.h"
+
+namespace colony {
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::Tile: return "tile";
+    case Kind::Worker: return "worker";
+    case Kind::Soldier: return "soldier";
+    case Kind::Queen: return "queen";
+    case Kind::Food: return "food";
+    case Kind::Corpse: return "corpse";
+    case Kind::Count: break;
+  }
+  return "?";
+}
+
+}  // namespace colony

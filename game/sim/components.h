@@ -1,0 +1,86 @@
+// components.h — the component types Colony keeps in pools, the per-entity payload, and
+// the world type built from them. Plain data only: no SDL, no ImGui.
+//
+// Adding a pool: declare a trivially copyable struct with kMaxPerEntity and kPoolName,
+// add it to ColonyEcs below and give it a capacity in the world config.
+#pragma once
+#include "world.h"
+
+namespace colony {
+
+using ecs::Handle;
+using ecs::u16;
+using ecs::u32;
+using ecs::u64;
+using ecs::u8;
+
+// What an entity is. Stored in the record header (the debugger colours pool cells by it)
+// and in the payload.
+enum class Kind : u8 { Tile = 0, Worker, Soldier, Queen, Food, Corpse, Count };
+const char* kind_name(Kind k);
+
+// Which part of a body a render piece draws; the renderer picks a sprite from it.
+enum class Part : u8 {
+  Head, Thorax, Abdomen, Leg, Antenna, Mandible, CarriedFood, Crumb, Tile, QueenAbdomen, Wing, Count
+};
+
+// One drawn quad, placed relative to its owner's position and heading.
+struct RenderPiece {
+  float offset_x = {}, offset_y = {};  // in cells, in the owner's frame (x forward)
+  float rotation = {};            // radians, relative to the owner's heading
+  float size_x = {}, size_y = {};      // in cells
+  u32 color = {};                 // 0xAABBGGRR tint
+  u16 sprite = {};                // atlas sprite index
+  Part part = {};
+  u8 side = {};                   // legs/antennae: 0 left, 1 right; else 0
+  static constexpr u32 kMaxPerEntity = 32;
+  static constexpr const char* kPoolName = "render_pieces";
+};
+static_assert(sizeof(RenderPiece) <= 48);
+
+// A circle used for contact tests (combat, food pick-up).
+struct CollisionVolume {
+  float offset_x = {}, offset_y = {};  // in cells, owner frame
+  float radius = {};
+  u8 role = {};                   // 0 body, 1 head, 2 mandibles
+  u8 pad[3] = {};
+  static constexpr u32 kMaxPerEntity = 8;
+  static constexpr const char* kPoolName = "collision_volumes";
+};
+static_assert(sizeof(CollisionVolume) <= 32);
+
+// A pheromone sensor: samples the grid at an angle and distance ahead of the ant.
+struct Sensor {
+  float angle = {};    // radians relative to heading
+  float reach = {};    // cells ahead
+  float reading = {};  // last sampled strength
+  static constexpr u32 kMaxPerEntity = 4;
+  static constexpr const char* kPoolName = "sensors";
+};
+static_assert(sizeof(Sensor) <= 16);
+
+enum class AntState : u8 { Searching, Returning, Fighting, Fleeing, Idle };
+
+// Per-entity payload stored in the entity record (both tiers). Positions are in cells.
+struct Body {
+  float x = {}, y = {};
+  float heading = {};
+  float speed = {};      // cells per tick at full legs
+  Kind kind = {};
+  u8 colony = {};        // 0..3
+  AntState state = {};
+  u8 legs = {};          // legs left (workers/soldiers start with 6)
+  u8 antennae = {};      // antennae left
+  u8 carrying = {};      // 1 while a carried-food piece is added
+  u16 health = {};
+  u32 age = {};          // ticks lived
+  u32 lifespan = {};     // dies of age at this many ticks
+  u32 amount = {};       // food: crumbs left; corpse: food value
+  u32 cell = {};         // tiles: cell index; others: 0
+  u32 last_tick = {};    // last tick this entity was advanced (dormant catch-up)
+};
+
+using ColonyEcs = ecs::World<Body, RenderPiece, CollisionVolume, Sensor>;
+using Record = ColonyEcs::Record;
+
+}  // namespace colony
