@@ -1,0 +1,270 @@
+// debug_data.cpp — pure functions computing what the debugger's panels show from the
+// engine's pools, records and chunk grid. No ImGui, no drawing.
+//
+// Table of contents
+//   [SECTION] Pool access by index
+//   [SECTION] Pools panel
+//   [SECTION] Pool map
+//   [SECTION] Entity inspector
+//   [SECTION] Chunk minimap
+#include "debug_data.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace colony {
+
+// [SECTION] Pool access by index
+
+namespace {
+
+// The component types of a world, recovered from its type, so nothing here lists them.
+template <class W> struct PoolTypesOf;
+template <class P, class... Cs> struct PoolTypesOf<ecs::World<P, Cs...>> { using type = std::tuple<Cs...>; };
+using PoolTypes = PoolTypesOf<ColonyEcs>::type;
+
+template <class Fn, size_t... I>
+void visit_pool_impl(int pool, Fn& fn, std::index_sequence<I...>) {
+  ((pool == int(I) ? (fn(std::type_identity<std::tuple_element_t<I, PoolTypes>>{}), 0) : 0), ...);
+}
+// fn(std::type_identity<C>) for the pool with index `pool`; nothing for a bad index.
+template <class Fn>
+void visit_pool(int pool, Fn&& fn) {
+  visit_pool_impl(pool, fn, std::make_index_sequence<kMaxPools>{});
+}
+// fn(std::type_identity<C>) for every pool, in order.
+template <class Fn>
+void visit_pools(Fn&& fn) {
+  for (int i = 0; i < kMaxPools; ++i) visit_pool(i, fn);
+}
+
+std::string format(const char* fmt, auto... args) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, fmt, args...);
+  return buf;
+}
+
+}  // namespace
+
+PoolView pool_view(const ColonyEcs& ecs, int pool) {
+  PoolView v;
+  visit_pool(pool, [&]<class C>(std::type_identity<C>) {
+    const auto& p = ecs.pool<C>();
+    v = PoolView{&p.stats, p.owners.get(), unsigned(sizeof(C))};
+  });
+  return v;
+}
+
+const char* pool_name(int pool) {
+  const char* name = "?";
+  visit_pool(pool, [&]<class C>(std::type_identity<C>) { name = C::kPoolName; });
+  return name;
+}
+
+Kind owner_kind(const ColonyEcs& ecs, const ecs::BackPointer& bp) {
+  const Record* r = ecs.find(Handle{bp.owner_index, bp.owner_generation});
+  if (!r || r->header.kind >= u16(Kind::Count)) return Kind::Count;
+  return Kind(r->header.kind);
+}
+
+unsigned kind_color(Kind k) {
+  // 0xAABBGGRR
+  switch (k) {
+    case Kind::Tile: return 0xFF3C7A3Cu;     // green
+    case Kind::Worker: return 0xFF2090F0u;   // orange
+    case Kind::Soldier: return 0xFF3030E0u;  // red
+    case Kind::Queen: return 0xFFE040E0u;    // magenta
+    case Kind::Food: return 0xFF30E0E8u;     // yellow
+    case Kind::Corpse: return 0xFF909090u;   // grey
+    case Kind::Count: break;
+  }
+  return kMixedCellColor;
+}
+
+// [SECTION] Pools panel
+
+PoolPanelData gather_pool_panel(const ColonyEcs& ecs) {
+  PoolPanelData d;
+  visit_pools([&]<class C>(std::type_identity<C>) {
+    const ecs::PoolStats& s = ecs.stats<C>();
+    PoolPanelRow row;
+    row.name = s.name;
+    row.capacity = s.capacity;
+    row.taken = s.taken;
+    row.high_water = s.high_water;
+    row.max_per_entity = s.max_per_entity;
+    row.owners = s.owners;
+    row.reserved_unused = s.reserved_unused;
+    row.component_bytes = sizeof(C);
+    row.slack_bytes = s.reserved_unused * sizeof(C);
+    row.tick = s.tick;
+    row.total = s.total;
+    row.histogram.assign(s.histogram, s.histogram + s.max_per_entity + 1);
+    d.pools.push_back(std::move(row));
+  });
+  d.live_entities = ecs.live_count();
+  d.simulated_entities = ecs.simulated_count();
+  d.max_entities = ecs.store().max_entities();
+  d.failed_creates = ecs.failed_creates();
+  d.pending_destructions = unsigned(ecs.pending_destructions().size());
+  return d;
+}
+
+// [SECTION] Pool map
+
+PoolMapLayout layout_pool_map(const ColonyEcs& ecs, int pool, bool whole_capacity, float width_px, float max_height_px,
+                              float cell_px) {
+  PoolMapLayout l;
+  PoolView v = pool_view(ecs, pool);
+  if (!v.stats) return l;
+  l.pool = pool;
+  l.cell_px = cell_px < 1 ? 1 : cell_px;
+  l.taken = v.stats->taken;
+  l.range = whole_capacity ? v.stats->capacity : std::max(v.stats->high_water, v.stats->taken);
+  l.columns = std::max(1, int(width_px / l.cell_px));
+  int max_rows = std::max(1, int(max_height_px / l.cell_px));
+  unsigned long long cells = (unsigned long long)l.columns * unsigned(max_rows);
+  l.entries_per_cell = unsigned(std::max(1ull, (l.range + cells - 1) / cells));
+  unsigned used = (l.range + l.entries_per_cell - 1) / l.entries_per_cell;
+  l.rows = std::max(1, int((used + unsigned(l.columns) - 1) / unsigned(l.columns)));
+  return l;
+}
+
+std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayout& l) {
+  std::vector<PoolMapCell> cells(size_t(l.columns) * size_t(l.rows));
+  PoolView v = pool_view(ecs, l.pool);
+  if (!v.stats) return cells;
+  const unsigned taken = v.stats->taken;
+  constexpr unsigned kSamples = 5;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    unsigned long long first = (unsigned long long)i * l.entries_per_cell;
+    if (first >= l.range) break;
+    unsigned n = unsigned(std::min<unsigned long long>(l.entries_per_cell, l.range - first));
+    unsigned live = first >= taken ? 0 : unsigned(std::min<unsigned long long>(n, taken - first));
+    cells[i].fill = float(live) / float(n);
+    if (live == 0) continue;
+    // Majority kind among a few entries spread over the live part of the cell.
+    unsigned votes[size_t(Kind::Count) + 1] = {};
+    unsigned samples = std::min(live, kSamples);
+    for (unsigned k = 0; k < samples; ++k) {
+      unsigned e = unsigned(first) + (samples == 1 ? 0 : unsigned((unsigned long long)k * (live - 1) / (samples - 1)));
+      ++votes[size_t(owner_kind(ecs, v.owners[e]))];
+    }
+    size_t best = 0;
+    for (size_t k = 1; k <= size_t(Kind::Count); ++k)
+      if (votes[k] > votes[best]) best = k;
+    cells[i].color = votes[best] * 2 > samples || samples == 1 ? kind_color(Kind(best)) : kMixedCellColor;
+  }
+  return cells;
+}
+
+PoolMapHit pool_entry_info(const ColonyEcs& ecs, int pool, unsigned entry) {
+  PoolMapHit hit;
+  hit.pool = pool;
+  hit.entry = entry;
+  hit.cell_entries = 1;
+  PoolView v = pool_view(ecs, pool);
+  if (!v.stats || entry >= v.stats->taken) return hit;
+  const ecs::BackPointer& bp = v.owners[entry];
+  hit.owner = Handle{bp.owner_index, bp.owner_generation};
+  hit.owner_chunk = bp.chunk;
+  hit.local = bp.local;
+  hit.kind = owner_kind(ecs, bp);
+  hit.valid = ecs.alive(hit.owner);
+  return hit;
+}
+
+PoolMapHit hit_test_pool_map(const ColonyEcs& ecs, const PoolMapLayout& l, float x, float y) {
+  PoolMapHit miss;
+  miss.pool = l.pool;
+  if (x < 0 || y < 0) return miss;
+  int col = int(x / l.cell_px), row = int(y / l.cell_px);
+  if (col >= l.columns || row >= l.rows) return miss;
+  unsigned long long entry = ((unsigned long long)row * unsigned(l.columns) + unsigned(col)) * l.entries_per_cell;
+  if (entry >= l.range) return miss;
+  PoolMapHit hit = pool_entry_info(ecs, l.pool, unsigned(entry));
+  hit.cell_entries = unsigned(std::min<unsigned long long>(l.entries_per_cell, l.range - entry));
+  return hit;
+}
+
+// [SECTION] Entity inspector
+
+std::string describe_component(const RenderPiece& c) {
+  return format("part %u side %u off (%.2f, %.2f) rot %.2f size %.2fx%.2f sprite %u color %08X", unsigned(c.part),
+                unsigned(c.side), c.offset_x, c.offset_y, c.rotation, c.size_x, c.size_y, unsigned(c.sprite), c.color);
+}
+std::string describe_component(const CollisionVolume& c) {
+  return format("role %u off (%.2f, %.2f) radius %.2f", unsigned(c.role), c.offset_x, c.offset_y, c.radius);
+}
+std::string describe_component(const Sensor& c) {
+  return format("angle %.2f reach %.2f reading %.3f", c.angle, c.reach, c.reading);
+}
+
+InspectorData gather_inspector(const ColonyEcs& ecs, Handle h) {
+  InspectorData d;
+  d.handle = h;
+  const Record* r = ecs.find(h);
+  if (!r) return d;
+  d.found = true;
+  d.chunk = r->header.chunk;
+  d.tier = ecs::Tier(r->header.tier);
+  d.dying = ecs.dying(h);
+  d.body = r->payload;
+  d.header_kind = r->header.kind < u16(Kind::Count) ? Kind(r->header.kind) : Kind::Count;
+  visit_pools([&]<class C>(std::type_identity<C>) {
+    const auto& p = ecs.pool<C>();
+    const auto& l = ColonyEcs::list<C>(*r);
+    PoolSlots ps;
+    ps.name = C::kPoolName;
+    ps.reserved = l.reserved;
+    ps.added = l.added;
+    ps.max = C::kMaxPerEntity;
+    unsigned n = std::min<unsigned>(l.reserved, C::kMaxPerEntity);
+    for (unsigned k = 0; k < n; ++k) {
+      SlotRow row;
+      row.local = k;
+      row.entry = l.slot[k];
+      row.added = k < l.added;
+      if (row.entry < p.stats.taken) {
+        const ecs::BackPointer& bp = p.owners[row.entry];
+        row.back_pointer_ok = bp.owner_index == h.index && bp.owner_generation == h.generation && bp.local == k &&
+                              bp.chunk == r->header.chunk;
+        row.data = row.added ? describe_component(p.items[row.entry]) : "(reserved)";
+      } else {
+        row.data = "(slot points past taken)";
+      }
+      if (!row.back_pointer_ok) ++d.bad_back_pointers;
+      ps.slots.push_back(std::move(row));
+    }
+    d.pools.push_back(std::move(ps));
+  });
+  return d;
+}
+
+// [SECTION] Chunk minimap
+
+ChunkMapData gather_chunk_map(const ColonyEcs& ecs) {
+  ChunkMapData d;
+  const ecs::ChunkGrid& g = ecs.grid();
+  d.chunks_x = g.chunks_x;
+  d.chunks_y = g.chunks_y;
+  d.chunk_cells = g.chunk_cells;
+  d.chunks.resize(g.chunk_count());
+  for (unsigned c = 0; c < g.chunk_count(); ++c) {
+    d.chunks[c] = ChunkCell{ecs.store().sim_count_in(c), ecs.store().dormant(c).count};
+    d.max_count = std::max(d.max_count, d.chunks[c].simulated + d.chunks[c].dormant);
+  }
+  return d;
+}
+
+int hit_test_chunk_map(const ChunkMapData& d, float cell_px, float x, float y) {
+  if (x < 0 || y < 0 || cell_px <= 0) return -1;
+  unsigned col = unsigned(x / cell_px), row = unsigned(y / cell_px);
+  if (col >= d.chunks_x || row >= d.chunks_y) return -1;
+  return int(row * d.chunks_x + col);
+}
+
+}  // namespace colony

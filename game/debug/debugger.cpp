@@ -1,0 +1,637 @@
+// debugger.cpp — the pool debugger's windows, drawn with Dear ImGui into the window's
+// frame. Every number shown comes from a gather_* function (debug_data.h); every change
+// to the world goes through queue_command().
+//
+// Table of contents
+//   [SECTION] Small helpers (series, colours, layout, random spots)
+//   [SECTION] Init, key, after-tick (history, validator, auto-bomb)
+//   [SECTION] Pools window
+//   [SECTION] Pool map window
+//   [SECTION] Entity inspector window
+//   [SECTION] Chunks window
+//   [SECTION] Frame window
+//   [SECTION] Stress window
+//   [SECTION] draw_debugger
+#include "debugger.h"
+
+#include <SDL.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "debug_check.h"
+#include "game.h"
+
+namespace colony {
+
+// [SECTION] Small helpers
+
+void Series::push(float v) {
+  if (values.empty()) return;
+  values[size_t(head)] = v;
+  head = (head + 1) % int(values.size());
+  if (count < int(values.size())) ++count;
+}
+float Series::last() const {
+  if (count == 0) return 0;
+  return values[size_t((head + int(values.size()) - 1) % int(values.size()))];
+}
+float Series::max() const {
+  float m = 0;
+  for (float v : values) m = std::max(m, v);
+  return m;
+}
+
+namespace {
+
+void size_series(Series& s, int n) {
+  s.values.assign(size_t(n), 0.0f);
+  s.head = s.count = 0;
+}
+
+// A series as a line plot, oldest sample left, scaled from zero to its maximum.
+void plot_series(const char* label, const Series& s, const char* overlay, float height) {
+  if (s.values.empty()) return;
+  float top = std::max(s.max() * 1.05f, 1e-3f);
+  ImGui::PlotLines(label, s.values.data(), int(s.values.size()), s.head, overlay, 0.0f, top,
+                   ImVec2(ImGui::GetContentRegionAvail().x, height));
+}
+
+// Places a window the first time it appears; afterwards ImGui remembers where the player put it.
+// Positions are fractions of the display so the layout holds at 1280x800 and larger.
+void place_window(float fx, float fy, float fw, float fh) {
+  ImVec2 d = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(fx * d.x, fy * d.y), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(fw * d.x, fh * d.y), ImGuiCond_FirstUseEver);
+}
+
+unsigned long long next_random(unsigned long long& s) {
+  // splitmix64: the debugger's own stream; it only chooses where commands aim.
+  unsigned long long z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+float random_unit(unsigned long long& s) { return float(next_random(s) >> 40) / float(1ull << 24); }
+
+// Picks up to k positions of random simulated ants (reservoir sampling), so that stress
+// bombs land where they kill; falls back to random points of the simulation region.
+std::vector<ImVec2> random_ant_spots(Debugger& dbg, Game& g, int k) {
+  std::vector<ImVec2> spots;
+  if (k <= 0) return spots;
+  unsigned long long seen = 0;
+  g.ecs->for_each_simulated([&](Record& r) {
+    if (!is_ant(r.payload.kind) || g.ecs->dying(r.header.handle)) return;
+    ++seen;
+    ImVec2 p(r.payload.x, r.payload.y);
+    if (spots.size() < size_t(k)) spots.push_back(p);
+    else if (unsigned long long j = next_random(dbg.rng) % seen; j < (unsigned long long)k) spots[size_t(j)] = p;
+  });
+  float rx = g.region_x, ry = g.region_y, rw = g.region_w, rh = g.region_h;
+  if (rw <= 0 || rh <= 0) rx = 0, ry = 0, rw = float(g.width), rh = float(g.height);
+  while (spots.size() < size_t(k)) spots.push_back(ImVec2(rx + random_unit(dbg.rng) * rw, ry + random_unit(dbg.rng) * rh));
+  return spots;
+}
+
+void bomb_random_spots(Debugger& dbg, Game& g) {
+  for (ImVec2 p : random_ant_spots(dbg, g, dbg.bomb_count)) {
+    Command c;
+    c.kind = CommandKind::Bomb;
+    c.x = p.x;
+    c.y = p.y;
+    c.radius = dbg.bomb_radius;
+    queue_command(g, c);
+  }
+}
+
+// A titled separator (ImGui 1.86 has no SeparatorText).
+void section_title(const char* title) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", title);
+  ImGui::Separator();
+}
+
+void select_entity(Debugger& dbg, DebugLink& link, Handle h) {
+  dbg.selected = h;
+  dbg.link_seen = h;
+  link.selected = h;
+}
+
+ImU32 heat_color(float t, bool simulated) {
+  // Simulated chunks: dark red to yellow; dormant chunks: dark blue to cyan.
+  t = std::clamp(t, 0.0f, 1.0f);
+  int a = int(40 + 215 * t), b = int(20 + 200 * t * t);
+  return simulated ? IM_COL32(a, b, 20, 255) : IM_COL32(20, b, a, 255);
+}
+
+const char* tier_name(ecs::Tier t) {
+  switch (t) {
+    case ecs::Tier::Simulated: return "simulated";
+    case ecs::Tier::Dormant: return "dormant";
+    case ecs::Tier::Free: break;
+  }
+  return "free";
+}
+
+const char* state_name(AntState s) {
+  switch (s) {
+    case AntState::Searching: return "searching";
+    case AntState::Returning: return "returning";
+    case AntState::Fighting: return "fighting";
+    case AntState::Fleeing: return "fleeing";
+    case AntState::Idle: return "idle";
+  }
+  return "?";
+}
+
+}  // namespace
+
+// [SECTION] Init, key, after-tick
+
+void debug_check_failed(const char* expr, const char* file, int line) {
+  std::fprintf(stderr, "%s:%d: check failed: %s\n", file, line, expr);
+  std::abort();
+}
+
+void debugger_init(Debugger& dbg, bool open) {
+  dbg = Debugger{};
+  dbg.open = open;
+  for (auto& s : dbg.taken_history) size_series(s, kHistoryTicks);
+  for (auto& s : dbg.removes_history) size_series(s, kHistoryTicks);
+  size_series(dbg.alive_history, kHistoryTicks);
+  for (auto& s : dbg.system_history) size_series(s, kHistoryFrames);
+  for (Series* s : {&dbg.build_history, &dbg.submit_history, &dbg.ui_history, &dbg.fps_history, &dbg.tps_history})
+    size_series(*s, kHistoryFrames);
+}
+
+bool debugger_handle_key(Debugger& dbg, const SDL_Event& e) {
+  if (e.type != SDL_KEYDOWN || e.key.keysym.sym != SDLK_F3) return false;
+  if (e.key.repeat) return true;
+  dbg.open = !dbg.open;
+  // Opening brings back every window the player closed.
+  if (dbg.open) dbg.show_pools = dbg.show_pool_map = dbg.show_inspector = dbg.show_chunks = dbg.show_frame = dbg.show_stress = true;
+  return true;
+}
+
+// Runs the validator now; records the first violation and asks for a pause if wanted.
+void debugger_validate(Debugger& dbg, Game& g) {
+  std::vector<ecs::Violation> found = g.ecs->validate(16);
+  ++dbg.validated_ticks;
+  if (found.empty()) return;
+  dbg.violation_count += found.size();
+  ++dbg.violating_ticks;
+  if (dbg.first_violation.empty()) {
+    dbg.first_violation = ecs::describe(found.front());
+    dbg.first_violation_tick = g.tick;
+  }
+  if (dbg.pause_on_violation) dbg.pause_pending = true;
+}
+
+void debugger_after_tick(Debugger& dbg, Game& g) {
+  if (!g.ecs) return;
+  ++dbg.ticks_seen;
+  PoolPanelData pools = gather_pool_panel(*g.ecs);
+  for (size_t i = 0; i < pools.pools.size() && i < dbg.taken_history.size(); ++i) {
+    dbg.taken_history[i].push(float(pools.pools[i].taken));
+    dbg.removes_history[i].push(float(pools.pools[i].tick.removes));
+  }
+  dbg.alive_history.push(float(ants_alive(g)));
+  if (dbg.validate_every_tick) debugger_validate(dbg, g);
+  if (dbg.auto_bomb && g.tick >= dbg.auto_bomb_next_tick) {
+    bomb_random_spots(dbg, g);
+    dbg.auto_bomb_next_tick = g.tick + (unsigned long long)std::max(1.0f, dbg.auto_bomb_seconds * float(kTicksPerSecond));
+  }
+}
+
+Handle debugger_highlight(const Debugger& dbg) {
+  if (dbg.open && dbg.show_pool_map && dbg.map_hover.valid) return dbg.map_hover.owner;
+  return dbg.selected;
+}
+
+// [SECTION] Pools window
+
+namespace {
+
+void draw_counters_table(const PoolPanelRow& row) {
+  if (!ImGui::BeginTable("counters", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame)) return;
+  for (const char* h : {"", "reserves", "adds", "removes", "rewires", "failed"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  auto line = [](const char* label, const ecs::PoolCounters& c) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(label);
+    for (unsigned long long v : {c.reserves, c.adds, c.removes, c.rewires, c.failed_reservations}) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", v);
+    }
+  };
+  line("tick", row.tick);
+  line("total", row.total);
+  ImGui::EndTable();
+}
+
+// Bar of taken over capacity with the high-water mark drawn as a tick on it.
+void draw_fill_bar(const PoolPanelRow& row) {
+  float frac = row.capacity ? float(row.taken) / float(row.capacity) : 0.0f;
+  char overlay[96];
+  std::snprintf(overlay, sizeof overlay, "taken %u / %u (%.1f%%)", row.taken, row.capacity, 100.0f * frac);
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::ProgressBar(frac, ImVec2(-FLT_MIN, 0), overlay);
+  ImVec2 size = ImGui::GetItemRectSize();
+  float hw = row.capacity ? float(row.high_water) / float(row.capacity) : 0.0f;
+  float x = p.x + hw * size.x;
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(x, p.y), ImVec2(x, p.y + size.y), IM_COL32(255, 80, 80, 255), 2.0f);
+}
+
+void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
+  ImGui::PushID(int(i));
+  if (ImGui::CollapsingHeader(row.name.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+    draw_fill_bar(row);
+    ImGui::Text("high-water %u (red mark)   owners %u   max/entity %u", row.high_water, row.owners, row.max_per_entity);
+    ImGui::Text("reserved unused %llu slots = %.1f KiB slack (%llu B each)", row.reserved_unused,
+                double(row.slack_bytes) / 1024.0, row.component_bytes);
+    draw_counters_table(row);
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "taken, last %d ticks: %.0f", kHistoryTicks, dbg.taken_history[i].last());
+    plot_series("##taken", dbg.taken_history[i], overlay, 56);
+    std::snprintf(overlay, sizeof overlay, "removes per tick: %.0f", dbg.removes_history[i].last());
+    plot_series("##removes", dbg.removes_history[i], overlay, 32);
+    // Owners by component count: tiles at 1, workers at 11-12, queens near 30.
+    std::vector<float> hist(row.histogram.begin(), row.histogram.end());
+    unsigned peak = 0;
+    for (size_t k = 1; k < row.histogram.size(); ++k)
+      if (row.histogram[k] > row.histogram[peak]) peak = unsigned(k);
+    std::snprintf(overlay, sizeof overlay, "owners by count 0..%u (most at %u)", row.max_per_entity, peak);
+    ImGui::PlotHistogram("##hist", hist.data(), int(hist.size()), 0, overlay, 0.0f, FLT_MAX,
+                         ImVec2(ImGui::GetContentRegionAvail().x, 48));
+    if (ImGui::IsItemHovered()) {
+      // Which bucket is under the mouse.
+      float rel = (ImGui::GetIO().MousePos.x - ImGui::GetItemRectMin().x) / std::max(1.0f, ImGui::GetItemRectSize().x);
+      int k = std::clamp(int(rel * float(hist.size())), 0, int(hist.size()) - 1);
+      ImGui::SetTooltip("%d components: %u owners", k, row.histogram[size_t(k)]);
+    }
+  }
+  ImGui::PopID();
+}
+
+void draw_pools_window(Debugger& dbg, Game& g) {
+  place_window(0.005f, 0.035f, 0.33f, 0.50f);
+  if (!ImGui::Begin("Pools", &dbg.show_pools)) { ImGui::End(); return; }
+  PoolPanelData d = gather_pool_panel(*g.ecs);
+  ImGui::Text("tick %" PRIu64 "   entities %u / %u   simulated %u", g.tick, d.live_entities, d.max_entities,
+              d.simulated_entities);
+  ImGui::Text("ants alive %.0f   pending deaths %u   failed creates %llu   refused spawns %" PRIu64,
+              dbg.alive_history.last(), d.pending_destructions, d.failed_creates, g.spawn_refused);
+  plot_series("##alive", dbg.alive_history, "ants alive", 32);
+  for (size_t i = 0; i < d.pools.size(); ++i) draw_pool_row(dbg, i, d.pools[i]);
+  ImGui::End();
+}
+
+// [SECTION] Pool map window
+
+void draw_kind_legend() {
+  for (int k = 0; k < int(Kind::Count); ++k) {
+    if (k) ImGui::SameLine();
+    ImGui::ColorButton(kind_name(Kind(k)), ImGui::ColorConvertU32ToFloat4(kind_color(Kind(k))),
+                       ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoBorder, ImVec2(10, 10));
+    ImGui::SameLine(0, 3);
+    ImGui::TextUnformatted(kind_name(Kind(k)));
+  }
+}
+
+void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
+  dbg.map_hover = PoolMapHit{};
+  place_window(0.005f, 0.55f, 0.33f, 0.44f);
+  if (!ImGui::Begin("Pool map", &dbg.show_pool_map)) { ImGui::End(); return; }
+  const ColonyEcs& ecs = *g.ecs;
+  ImGui::SetNextItemWidth(150);
+  if (ImGui::BeginCombo("pool", pool_name(dbg.map_pool))) {
+    for (int i = 0; i < kMaxPools; ++i)
+      if (ImGui::Selectable(pool_name(i), i == dbg.map_pool)) dbg.map_pool = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(80);
+  ImGui::SliderInt("cell px", &dbg.map_cell_px, 2, 16);
+  ImGui::SameLine();
+  ImGui::Checkbox("capacity", &dbg.map_show_capacity);
+  draw_kind_legend();
+
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float text_h = ImGui::GetTextLineHeightWithSpacing();
+  PoolMapLayout layout = layout_pool_map(ecs, dbg.map_pool, dbg.map_show_capacity, avail.x,
+                                         std::max(avail.y - 2 * text_h, float(dbg.map_cell_px)), float(dbg.map_cell_px));
+  ImGui::Text("entries 0..%u, %u per cell, taken %u (white line)", layout.range, layout.entries_per_cell, layout.taken);
+
+  std::vector<PoolMapCell> cells = gather_pool_map(ecs, layout);
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 size(float(layout.columns) * layout.cell_px, float(layout.rows) * layout.cell_px);
+  ImGui::InvisibleButton("map", ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)));
+  bool hovered = ImGui::IsItemHovered();
+  bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cs = layout.cell_px, gap = cs >= 4 ? 1.0f : 0.0f;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    unsigned long long first = (unsigned long long)i * layout.entries_per_cell;
+    if (first >= layout.range) break;
+    float x = origin.x + float(i % size_t(layout.columns)) * cs, y = origin.y + float(i / size_t(layout.columns)) * cs;
+    const PoolMapCell& c = cells[i];
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cs - gap, y + cs - gap), kFreeCellColor);
+    if (c.fill > 0)
+      dl->AddRectFilled(ImVec2(x, y + (cs - gap) * (1 - c.fill)), ImVec2(x + cs - gap, y + cs - gap), c.color);
+  }
+  // The taken boundary: a white bar at the left edge of the cell holding entry `taken`.
+  if (layout.entries_per_cell && layout.taken <= layout.range) {
+    unsigned cell = layout.taken / layout.entries_per_cell;
+    float x = origin.x + float(cell % unsigned(layout.columns)) * cs, y = origin.y + float(cell / unsigned(layout.columns)) * cs;
+    dl->AddLine(ImVec2(x, y - 2), ImVec2(x, y + cs + 1), IM_COL32_WHITE, 2.0f);
+  }
+  // The selected entity's entries in this pool, outlined.
+  if (const Record* r = ecs.find(dbg.selected)) {
+    InspectorData sel = gather_inspector(ecs, dbg.selected);
+    (void)r;
+    if (size_t(layout.pool) < sel.pools.size())
+      for (const SlotRow& s : sel.pools[size_t(layout.pool)].slots) {
+        unsigned cell = s.entry / layout.entries_per_cell;
+        if (cell >= unsigned(layout.columns * layout.rows)) continue;
+        float x = origin.x + float(cell % unsigned(layout.columns)) * cs, y = origin.y + float(cell / unsigned(layout.columns)) * cs;
+        dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cs, y + cs), IM_COL32_WHITE);
+      }
+  }
+  if (hovered) {
+    ImVec2 m = ImGui::GetIO().MousePos;
+    dbg.map_hover = hit_test_pool_map(ecs, layout, m.x - origin.x, m.y - origin.y);
+    const PoolMapHit& h = dbg.map_hover;
+    if (h.valid) {
+      ImGui::SetTooltip("entry %u%s\nowner %u:%u (%s) chunk %u\nlocal index %u\nclick to inspect", h.entry,
+                        h.cell_entries > 1 ? " (first of cell)" : "", h.owner.index, h.owner.generation,
+                        h.kind == Kind::Count ? "?" : kind_name(h.kind), h.owner_chunk, h.local);
+      if (clicked) select_entity(dbg, link, h.owner);
+    } else {
+      ImGui::SetTooltip("entry %u: free (past taken %u)", h.entry, layout.taken);
+    }
+  }
+  ImGui::End();
+}
+
+// [SECTION] Entity inspector window
+
+void draw_slot_table(const PoolSlots& ps) {
+  ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("slots", 4, flags)) return;
+  ImGui::TableSetupColumn("local");
+  ImGui::TableSetupColumn("entry");
+  ImGui::TableSetupColumn("back-ptr");
+  ImGui::TableSetupColumn("data", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  for (const SlotRow& s : ps.slots) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%u", s.local);
+    ImGui::TableNextColumn();
+    ImGui::Text("%u", s.entry);
+    ImGui::TableNextColumn();
+    if (s.back_pointer_ok) ImGui::TextColored(ImVec4(0.3f, 1.0f, 0.3f, 1.0f), "ok");
+    else ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "BROKEN");
+    ImGui::TableNextColumn();
+    if (s.added) ImGui::TextUnformatted(s.data.c_str());
+    else ImGui::TextDisabled("%s", s.data.c_str());
+  }
+  ImGui::EndTable();
+}
+
+void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
+  place_window(0.665f, 0.035f, 0.33f, 0.42f);
+  if (!ImGui::Begin("Entity inspector", &dbg.show_inspector)) { ImGui::End(); return; }
+  if (dbg.selected.is_null()) {
+    ImGui::TextWrapped("Click an ant in the world or a cell in the pool map.");
+    ImGui::End();
+    return;
+  }
+  InspectorData d = gather_inspector(*g.ecs, dbg.selected);
+  ImGui::Text("handle index %u generation %u", d.handle.index, d.handle.generation);
+  if (!d.found) {
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "stale handle: the entity is gone");
+    if (ImGui::Button("clear")) select_entity(dbg, link, Handle{});
+    ImGui::End();
+    return;
+  }
+  const Body& b = d.body;
+  ImGui::Text("chunk %u   tier %s%s", d.chunk, tier_name(d.tier), d.dying ? "   (dying this tick)" : "");
+  ImGui::Text("%s of colony %u   state %s", kind_name(b.kind), unsigned(b.colony), state_name(b.state));
+  ImGui::Text("age %u / %u ticks   health %u", b.age, b.lifespan, unsigned(b.health));
+  ImGui::Text("pos (%.1f, %.1f) heading %.2f   legs %u antennae %u carrying %u", b.x, b.y, b.heading, unsigned(b.legs),
+              unsigned(b.antennae), unsigned(b.carrying));
+  if (b.kind == Kind::Food || b.kind == Kind::Corpse) ImGui::Text("amount %u", b.amount);
+  if (d.bad_back_pointers) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%u broken back-pointers", d.bad_back_pointers);
+  if (ImGui::Button("camera to it")) {
+    link.camera_jump = true;
+    link.camera_x = b.x;
+    link.camera_y = b.y;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("clear selection")) select_entity(dbg, link, Handle{});
+  for (const PoolSlots& ps : d.pools) {
+    char label[128];
+    std::snprintf(label, sizeof label, "%s: %u added / %u reserved (max %u)###%s", ps.name.c_str(), ps.added, ps.reserved,
+                  ps.max, ps.name.c_str());
+    if (ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_DefaultOpen)) {
+      if (!ps.slots.empty()) draw_slot_table(ps);
+      ImGui::TreePop();
+    }
+  }
+  ImGui::End();
+}
+
+// [SECTION] Chunks window
+
+void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
+  place_window(0.665f, 0.465f, 0.16f, 0.30f);
+  if (!ImGui::Begin("Chunks", &dbg.show_chunks)) { ImGui::End(); return; }
+  ChunkMapData d = gather_chunk_map(*g.ecs);
+  ImGui::Text("%ux%u chunks of %u cells, max %u", d.chunks_x, d.chunks_y, d.chunk_cells, d.max_count);
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float px = std::clamp(std::min(avail.x / float(std::max(1u, d.chunks_x)), avail.y / float(std::max(1u, d.chunks_y))), 2.0f, 32.0f);
+  ImVec2 o = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("chunks", ImVec2(std::max(1.0f, px * float(d.chunks_x)), std::max(1.0f, px * float(d.chunks_y))));
+  bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float norm = std::log1p(float(std::max(1u, d.max_count)));
+  for (unsigned c = 0; c < d.chunks.size(); ++c) {
+    const ChunkCell& cc = d.chunks[c];
+    bool sim = c < g.chunk_simulated.size() ? g.chunk_simulated[c] != 0 : cc.simulated > 0;
+    float t = std::log1p(float(cc.simulated + cc.dormant)) / norm;
+    float x = o.x + float(c % d.chunks_x) * px, y = o.y + float(c / d.chunks_x) * px;
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + px - (px > 4 ? 1 : 0), y + px - (px > 4 ? 1 : 0)), heat_color(t, sim));
+  }
+  // Simulation region outline (cells -> chunks -> pixels).
+  float rx = g.region_x, ry = g.region_y, rw = g.region_w, rh = g.region_h;
+  if (rw <= 0 || rh <= 0) rx = 0, ry = 0, rw = float(g.width), rh = float(g.height);
+  float k = d.chunk_cells ? px / float(d.chunk_cells) : 0;
+  dl->AddRect(ImVec2(o.x + rx * k, o.y + ry * k), ImVec2(o.x + (rx + rw) * k, o.y + (ry + rh) * k), IM_COL32(255, 255, 255, 255), 0, 0, 2);
+  if (hovered) {
+    ImVec2 m = ImGui::GetIO().MousePos;
+    int c = hit_test_chunk_map(d, px, m.x - o.x, m.y - o.y);
+    if (c >= 0) {
+      const ChunkCell& cc = d.chunks[size_t(c)];
+      ImGui::SetTooltip("chunk %d (%u, %u)\nsimulated %u, dormant %u\nclick: camera here", c, unsigned(c) % d.chunks_x,
+                        unsigned(c) / d.chunks_x, cc.simulated, cc.dormant);
+      if (clicked) {
+        link.camera_jump = true;
+        link.camera_x = (float(unsigned(c) % d.chunks_x) + 0.5f) * float(d.chunk_cells);
+        link.camera_y = (float(unsigned(c) / d.chunks_x) + 0.5f) * float(d.chunk_cells);
+      }
+    }
+  }
+  ImGui::TextDisabled("warm: simulated  blue: dormant");
+  ImGui::End();
+}
+
+// [SECTION] Frame window
+
+void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
+  // Sampled every frame, whether or not the window is open, so the plots are full when opened.
+  for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i) dbg.system_history[size_t(i)].push(float(g.times.last_ms[size_t(i)]));
+  dbg.build_history.push(float(ft.build_ms));
+  dbg.submit_history.push(float(ft.submit_ms));
+  dbg.ui_history.push(float(ft.ui_ms));
+  dbg.fps_history.push(float(ft.fps));
+  dbg.tps_history.push(float(ft.tps));
+  if (!dbg.show_frame) return;
+  place_window(0.34f, 0.70f, 0.32f, 0.29f);
+  if (!ImGui::Begin("Frame", &dbg.show_frame)) { ImGui::End(); return; }
+  ImGui::Text("FPS %.1f   TPS %.1f   tick %" PRIu64, ft.fps, ft.tps, g.tick);
+  char overlay[96];
+  auto row = [&](const char* name, const Series& s) {
+    std::snprintf(overlay, sizeof overlay, "%s %.3f ms (max %.3f)", name, s.last(), s.max());
+    ImGui::PushID(name);
+    plot_series("##t", s, overlay, 26);
+    ImGui::PopID();
+  };
+  for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i) row(system_name(SystemTimes::Id(i)), dbg.system_history[size_t(i)]);
+  row("render build", dbg.build_history);
+  row("render submit", dbg.submit_history);
+  row("ui", dbg.ui_history);
+  row("fps", dbg.fps_history);
+  row("tps", dbg.tps_history);
+  ImGui::End();
+}
+
+// [SECTION] Stress window
+
+void list_scenarios(Debugger& dbg) {
+  dbg.scenario_files.clear();
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dbg.scenarios_dir, ec))
+    if (e.path().extension() == ".json") dbg.scenario_files.push_back(e.path().string());
+  std::sort(dbg.scenario_files.begin(), dbg.scenario_files.end());
+  dbg.scenario_pick = std::clamp(dbg.scenario_pick, 0, std::max(0, int(dbg.scenario_files.size()) - 1));
+  dbg.scenarios_listed = true;
+}
+
+void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
+  place_window(0.83f, 0.465f, 0.165f, 0.53f);
+  if (!ImGui::Begin("Stress", &dbg.show_stress)) { ImGui::End(); return; }
+  ImGui::PushItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x * 0.5f));
+
+  section_title("Spawn");
+  ImGui::InputInt("ants", &dbg.spawn_count, 50, 500);
+  dbg.spawn_count = std::clamp(dbg.spawn_count, 1, 1000000);
+  int colonies = std::max(1, int(g.colonies.size()));
+  ImGui::SliderInt("colony", &dbg.spawn_colony, 0, colonies - 1);
+  dbg.spawn_colony = std::clamp(dbg.spawn_colony, 0, colonies - 1);
+  ImGui::Combo("caste", &dbg.spawn_caste, "worker\0soldier\0");
+  if (ImGui::Button("spawn") && !g.colonies.empty()) {
+    Command c;
+    c.kind = CommandKind::SpawnAnts;
+    c.colony = u8(dbg.spawn_colony);
+    c.caste = dbg.spawn_caste == 1 ? Kind::Soldier : Kind::Worker;
+    c.count = u32(dbg.spawn_count);
+    c.x = g.colonies[size_t(dbg.spawn_colony)].nest_x;
+    c.y = g.colonies[size_t(dbg.spawn_colony)].nest_y;
+    c.radius = 10;
+    queue_command(g, c);
+  }
+
+  section_title("Bombs");
+  ImGui::InputInt("spots", &dbg.bomb_count, 1, 10);
+  dbg.bomb_count = std::clamp(dbg.bomb_count, 1, 1000);
+  ImGui::SliderFloat("radius", &dbg.bomb_radius, 1.0f, 40.0f, "%.0f");
+  if (ImGui::Button("bomb random ants")) bomb_random_spots(dbg, g);
+  ImGui::Checkbox("auto-bomb", &dbg.auto_bomb);
+  ImGui::SliderFloat("every s", &dbg.auto_bomb_seconds, 0.5f, 30.0f, "%.1f");
+  ImGui::SliderInt("kill %", &dbg.kill_percent, 1, 100);
+  if (ImGui::Button("kill at random")) {
+    Command c;
+    c.kind = CommandKind::KillPercent;
+    c.count = u32(dbg.kill_percent);
+    queue_command(g, c);
+  }
+
+  section_title("Scenario");
+  if (!dbg.scenarios_listed) list_scenarios(dbg);
+  const char* current = dbg.scenario_files.empty() ? "(none found)" : dbg.scenario_files[size_t(dbg.scenario_pick)].c_str();
+  if (ImGui::BeginCombo("file", std::filesystem::path(current).filename().string().c_str())) {
+    for (int i = 0; i < int(dbg.scenario_files.size()); ++i)
+      if (ImGui::Selectable(dbg.scenario_files[size_t(i)].c_str(), i == dbg.scenario_pick)) dbg.scenario_pick = i;
+    ImGui::EndCombo();
+  }
+  if (ImGui::Button("load") && !dbg.scenario_files.empty()) link.load_scenario = dbg.scenario_files[size_t(dbg.scenario_pick)];
+  ImGui::SameLine();
+  if (ImGui::Button("rescan")) list_scenarios(dbg);
+
+  section_title("Validator");
+  ImGui::Checkbox("every tick", &dbg.validate_every_tick);
+  ImGui::Checkbox("pause on violation", &dbg.pause_on_violation);
+  if (ImGui::Button("validate now")) debugger_validate(dbg, g);
+  ImGui::SameLine();
+  if (ImGui::Button("reset")) {
+    dbg.validated_ticks = dbg.violation_count = dbg.violating_ticks = 0;
+    dbg.first_violation.clear();
+  }
+  ImGui::Text("checked %llu, violations %llu", dbg.validated_ticks, dbg.violation_count);
+  if (!dbg.first_violation.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.35f, 1));
+    ImGui::TextWrapped("first (tick %llu): %s", dbg.first_violation_tick, dbg.first_violation.c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::PopItemWidth();
+  ImGui::End();
+}
+
+}  // namespace
+
+// [SECTION] draw_debugger
+
+void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link) {
+  if (!g.ecs) return;
+  // The window's selection (a click on an ant) wins when it changed since last frame.
+  if (!(link.selected == dbg.link_seen)) {
+    dbg.selected = link.selected;
+    dbg.link_seen = link.selected;
+  }
+  if (dbg.pause_pending) {
+    link.pause_request = true;
+    dbg.pause_pending = false;
+  }
+  if (!dbg.open) {
+    dbg.map_hover = PoolMapHit{};
+    return;
+  }
+  DEBUG_CHECK(dbg.map_pool >= 0 && dbg.map_pool < kMaxPools);
+  if (dbg.show_pools) draw_pools_window(dbg, g);
+  if (dbg.show_pool_map) draw_pool_map_window(dbg, g, link);
+  else dbg.map_hover = PoolMapHit{};
+  if (dbg.show_inspector) draw_inspector_window(dbg, g, link);
+  if (dbg.show_chunks) draw_chunks_window(dbg, g, link);
+  draw_frame_window(dbg, g, ft);
+  if (dbg.show_stress) draw_stress_window(dbg, g, link);
+}
+
+}  // namespace colony

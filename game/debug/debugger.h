@@ -1,0 +1,133 @@
+// debugger.h — the Dear ImGui pool debugger: what the window calls, and the whole
+// debugger state in one struct.
+//
+// The window owns the SDL window, the ImGui context and its backends. Per frame it calls:
+//   debugger_handle_key(dbg, event)      for each SDL event (F3 toggles; true = consumed)
+//   debugger_after_tick(dbg, game)       after every simulate_tick (history, validator)
+//   draw_debugger(dbg, game, times, link) between ImGui::NewFrame() and ImGui::Render()
+//   debugger_highlight(dbg)              the entity whose pieces the world view highlights
+// and reads back DebugLink (selection, camera jump, pause request, scenario to load).
+//
+// Everything the debugger changes in the world goes through queue_command(), so
+// replays see it. What each panel shows is computed by the pure gather_* functions in
+// debug_data.h, which the tests compare with the engine's own numbers.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "components.h"
+#include "debug_data.h"
+
+union SDL_Event;
+
+namespace colony {
+
+struct Game;
+
+// Frame-side timings the window measures and hands in each frame.
+struct FrameTimes {
+  double build_ms = 0;   // building the render batch
+  double submit_ms = 0;  // submitting it (SDL_RenderGeometry + present)
+  double ui_ms = 0;      // ImGui (previous frame)
+  double fps = 0;
+  double tps = 0;        // simulation ticks per second
+};
+
+// What the debugger and the window tell each other. Owned by the window, kept across frames.
+//   selected:      two-way. The window writes it when the player clicks an ant; the debugger
+//                  writes it when something is picked in the pool map or the inspector.
+//   camera_jump:   set by the debugger (chunk minimap click); the window moves the camera to
+//                  (camera_x, camera_y) in cells and clears the flag.
+//   pause_request: set by the debugger (violation, button); the window pauses and clears it.
+//   load_scenario: set by the debugger to a scenario path; the window loads it and clears it.
+struct DebugLink {
+  Handle selected;
+  bool camera_jump = false;
+  float camera_x = 0, camera_y = 0;
+  bool pause_request = false;
+  std::string load_scenario;
+};
+
+// A fixed-length ring of samples, drawn with ImGui::PlotLines (values_offset = head).
+struct Series {
+  std::vector<float> values;  // sized once to the ring length
+  int head = 0;               // next write position = oldest sample
+  int count = 0;
+  void push(float v);
+  float last() const;
+  float max() const;
+};
+
+inline constexpr int kHistoryTicks = 1800;   // ~30 s at 60 ticks/s
+inline constexpr int kHistoryFrames = 600;   // ~10 s of frames
+inline constexpr int kMaxSystems = 8;        // per-system timers kept (Game::times)
+
+struct Debugger {
+  // Visibility (F3 toggles `open`; each window has its own close box).
+  bool open = false;
+  bool show_pools = true, show_pool_map = true, show_inspector = true;
+  bool show_chunks = true, show_frame = true, show_stress = true;
+
+  // Selection: the debugger's own, synced with DebugLink::selected.
+  Handle selected;
+  Handle link_seen;  // last value seen in DebugLink::selected (detects the window's clicks)
+
+  // Pool map view.
+  int map_pool = 0;             // which pool
+  int map_cell_px = 6;          // cell side in pixels
+  bool map_show_capacity = false;  // range: capacity instead of high-water mark
+  PoolMapHit map_hover;         // what the mouse is over this frame
+
+  // History, sampled after every tick.
+  std::array<Series, kMaxPools> taken_history;
+  std::array<Series, kMaxPools> removes_history;
+  Series alive_history;
+  unsigned long long ticks_seen = 0;
+
+  // Frame history, sampled every draw.
+  std::array<Series, kMaxSystems> system_history;
+  Series build_history, submit_history, ui_history, fps_history, tps_history;
+
+  // Stress tools.
+  int spawn_count = 200, spawn_colony = 0, spawn_caste = 0;  // caste 0 worker, 1 soldier
+  int bomb_count = 5;
+  float bomb_radius = 10.0f;
+  int kill_percent = 50;
+  bool auto_bomb = false;
+  float auto_bomb_seconds = 3.0f;
+  unsigned long long auto_bomb_next_tick = 0;
+  unsigned long long rng = 0x9E3779B97F4A7C15ull;  // the debugger's own stream for bomb spots
+
+  // Validator.
+  bool validate_every_tick = false;
+  bool pause_on_violation = true;
+  bool pause_pending = false;  // raised in after_tick, delivered through DebugLink
+  unsigned long long validated_ticks = 0;
+  unsigned long long violation_count = 0;  // violations found, all ticks together
+  unsigned long long violating_ticks = 0;
+  std::string first_violation;             // text of the first violation seen
+  unsigned long long first_violation_tick = 0;
+
+  // Scenario loader.
+  std::string scenarios_dir = "assets/scenarios";
+  std::vector<std::string> scenario_files;
+  int scenario_pick = 0;
+  bool scenarios_listed = false;
+};
+
+void debugger_init(Debugger& dbg, bool open);
+// F3 toggles the debugger. Returns true when the event was consumed.
+bool debugger_handle_key(Debugger& dbg, const SDL_Event& event);
+// Call after every simulate_tick: history sampling, per-tick validator, pause on violation,
+// auto-bomb.
+void debugger_after_tick(Debugger& dbg, Game& game);
+// Runs the engine's validator once; counts violations, keeps the first one's text and
+// raises a pause request when pause_on_violation is set.
+void debugger_validate(Debugger& dbg, Game& game);
+// Draws every open debugger window. Call between ImGui::NewFrame() and ImGui::Render().
+void draw_debugger(Debugger& dbg, Game& game, const FrameTimes& times, DebugLink& link);
+// The entity whose pieces the world view highlights (null when none).
+Handle debugger_highlight(const Debugger& dbg);
+
+}  // namespace colony
