@@ -1,0 +1,214 @@
+// pool_benchmarks.cpp — kill/, spawn/, iterate/ for every storage variant, and stream/rmw,
+// the memory-bandwidth ceiling the iterate numbers are held against.
+//
+// Table of contents
+//   [SECTION] Population: a variant plus the live ants the workload knows about
+//   [SECTION] kill, spawn, iterate (one template each, every variant)
+//   [SECTION] stream/rmw
+//   [SECTION] Registration
+//
+// Every timed region is exactly the operation named (kill, spawn, one pass); victim choice,
+// respawn and churn happen outside it, and the time is handed to Google Benchmark as
+// manual time. Counters are computed from the same timed seconds.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+
+#include "registry.h"
+#include "variants.h"
+
+namespace bench {
+
+// [SECTION] Population: a variant plus the live ants the workload knows about
+
+template <class V>
+struct Population {
+  struct Live {
+    typename V::Ref ref;
+    u8 pieces;
+  };
+  V store;
+  Workload work;
+  std::vector<Live> live;
+  std::vector<typename V::Ref> victims;
+  std::vector<AntShape> shapes;
+  u64 pieces = 0;  // what the variant must report as live pieces
+
+  explicit Population(u32 n) : store(n) {
+    live.reserve(n);
+    for (u32 i = 0; i < n; ++i) {
+      AntShape s = work.next_shape();
+      live.push_back({store.spawn(s), s.pieces});
+      pieces += s.pieces;
+    }
+  }
+
+  // Chooses k victims (moved to the front of live) and lists them in victims.
+  void choose_victims(u32 k) {
+    work.choose_victims(live, k);
+    victims.clear();
+    for (u32 i = 0; i < k; ++i) {
+      victims.push_back(live[i].ref);
+      pieces -= live[i].pieces;
+    }
+  }
+  void draw_shapes(u32 k) {
+    shapes.clear();
+    for (u32 i = 0; i < k; ++i) shapes.push_back(work.next_shape());
+  }
+  // Spawns shapes into the places the victims left at the front of live.
+  void spawn_shapes() {
+    for (u32 i = 0; i < shapes.size(); ++i) live[i] = {store.spawn(shapes[i]), shapes[i].pieces};
+    for (const AntShape& s : shapes) pieces += s.pieces;
+  }
+  void kill_and_respawn(u32 k) {
+    choose_victims(k);
+    store.kill(victims);
+    draw_shapes(k);
+    spawn_shapes();
+  }
+
+  // Tiny runs check every step: the variant agrees with the workload and, for the
+  // engine, the validator finds nothing.
+  bool checked(benchmark::State& st, bool tiny) {
+    if (!tiny) return true;
+    std::string err = store.check();
+    if (err.empty() && store.live_pieces() != pieces)
+      err = std::string(V::kName) + ": " + std::to_string(store.live_pieces()) + " live pieces, workload says " + std::to_string(pieces);
+    if (err.empty()) return true;
+    st.SkipWithError(err.c_str());
+    return false;
+  }
+};
+
+// [SECTION] kill, spawn, iterate (one template each, every variant)
+
+template <class V>
+void bench_kill(benchmark::State& st, u32 n, u32 percent, bool tiny) {
+  Population<V> pop(n);
+  const u32 k = n * percent / 100;
+  double timed = 0;
+  u64 killed = 0;
+  for (auto _ : st) {
+    pop.choose_victims(k);
+    double t0 = thread_seconds();
+    pop.store.kill(pop.victims);
+    double t = thread_seconds() - t0;
+    st.SetIterationTime(t);
+    timed += t;
+    killed += k;
+    pop.draw_shapes(k);
+    pop.spawn_shapes();
+    if (!pop.checked(st, tiny)) return;
+  }
+  st.counters["ns_per_ant"] = killed ? timed * 1e9 / double(killed) : 0.0;
+}
+
+template <class V>
+void bench_spawn(benchmark::State& st, u32 n, u32 percent, bool tiny) {
+  Population<V> pop(n);
+  const u32 k = n * percent / 100;
+  double timed = 0;
+  u64 spawned = 0;
+  for (auto _ : st) {
+    pop.choose_victims(k);
+    pop.store.kill(pop.victims);
+    pop.draw_shapes(k);
+    double t0 = thread_seconds();
+    pop.spawn_shapes();
+    double t = thread_seconds() - t0;
+    st.SetIterationTime(t);
+    timed += t;
+    spawned += k;
+    if (!pop.checked(st, tiny)) return;
+  }
+  st.counters["ns_per_ant"] = spawned ? timed * 1e9 / double(spawned) : 0.0;
+}
+
+template <class V>
+void bench_iterate(benchmark::State& st, u32 n, u32 churn, bool tiny) {
+  Population<V> pop(n);
+  for (u32 r = 0; r < churn; ++r) pop.kill_and_respawn(n / 2);
+  if (!pop.checked(st, tiny)) return;
+  double timed = 0;
+  u64 bytes = 0;
+  for (auto _ : st) {
+    double t0 = thread_seconds();
+    bytes += pop.store.move_all_pieces(kDt);
+    benchmark::ClobberMemory();
+    double t = thread_seconds() - t0;
+    st.SetIterationTime(t);
+    timed += t;
+  }
+  st.counters["gb_per_s"] = timed > 0 ? double(bytes) / timed * 1e-9 : 0.0;
+  st.counters["bytes_per_live_piece"] = pop.store.bytes_per_live_piece();
+  st.counters["live_pieces"] = double(pop.store.live_pieces());
+}
+
+// [SECTION] stream/rmw
+
+// In-place read-modify-write over a float buffer far larger than the caches: what the
+// memory system allows a single thread; iterate/ is held against it.
+void bench_stream(benchmark::State& st, u64 bytes) {
+  const size_t n = bytes / sizeof(float);
+  auto data = std::make_unique_for_overwrite<float[]>(n);
+  for (size_t i = 0; i < n; ++i) data[i] = 1.0f;  // commit every page before timing
+  float* a = data.get();
+  double timed = 0;
+  u64 touched = 0;
+  for (auto _ : st) {
+    double t0 = thread_seconds();
+    for (size_t i = 0; i < n; ++i) a[i] = a[i] * 0.999f + kDt;
+    benchmark::ClobberMemory();
+    double t = thread_seconds() - t0;
+    st.SetIterationTime(t);
+    timed += t;
+    touched += n * sizeof(float);
+  }
+  st.counters["gb_per_s"] = timed > 0 ? double(touched) / timed * 1e-9 : 0.0;
+}
+
+// [SECTION] Registration
+
+using BenchFn = void (*)(benchmark::State&, u32 n, u32 arg, bool tiny);
+struct VariantBenches {
+  const char* name;
+  BenchFn kill, spawn, iterate;
+};
+template <class V>
+constexpr VariantBenches benches_of() {
+  return {V::kName, bench_kill<V>, bench_spawn<V>, bench_iterate<V>};
+}
+constexpr VariantBenches kVariants[] = {benches_of<Pools>(), benches_of<PoolsSwapOne>(), benches_of<HeapVariant>(),
+                                        benches_of<SizeBucketsVariant>()};
+
+// Registers <family>/<variant>/<n>/<arg>.
+void register_one(const char* family, const VariantBenches& v, BenchFn fn, u32 n, u32 arg, bool tiny,
+                  benchmark::TimeUnit unit) {
+  std::string name = std::string(family) + "/" + v.name + "/" + std::to_string(n) + "/" + std::to_string(arg);
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { fn(st, n, arg, tiny); })
+      ->UseManualTime()->Unit(unit);
+}
+
+// Comparable lines sit together: for each family and size, every variant.
+void register_pool_benchmarks(const Sizes& sz) {
+  struct Family {
+    const char* name;
+    BenchFn VariantBenches::*fn;
+    const std::vector<u32>& args;
+    benchmark::TimeUnit unit;
+  };
+  const Family families[] = {{"kill", &VariantBenches::kill, sz.kill_percents, benchmark::kMicrosecond},
+                             {"spawn", &VariantBenches::spawn, sz.kill_percents, benchmark::kMicrosecond},
+                             {"iterate", &VariantBenches::iterate, sz.churn_rounds, benchmark::kMillisecond}};
+  for (const Family& f : families)
+    for (u32 n : sz.ants)
+      for (u32 arg : f.args)
+        for (const VariantBenches& v : kVariants) register_one(f.name, v, v.*f.fn, n, arg, sz.tiny, f.unit);
+  u64 bytes = sz.stream_bytes;
+  benchmark::RegisterBenchmark("stream/rmw", [=](benchmark::State& st) { bench_stream(st, bytes); })
+      ->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace bench

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""ratios.py — reads colony_bench's Google Benchmark JSON and prints the issue's targets
+(PASS/MISS) and a compact per-variant table of the counters.
+
+    python3 bench/ratios.py build/bench.json [--strict]
+
+With repetitions the median aggregate of each benchmark is used, otherwise the median of
+its runs. Targets name the largest N present, so a --tiny run prints the same table at
+toy sizes. --strict exits 1 when a target is missed or missing.
+"""
+import json
+import re
+import statistics
+import sys
+
+VARIANTS = ["pools", "pools_swap_one", "heap", "size_buckets"]
+
+
+def load(path):
+    """name -> {counter: median value}, plus the run context."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"{path}: cannot read benchmark JSON: {e}", file=sys.stderr)
+        sys.exit(2)
+    runs, medians = {}, {}
+    for b in doc.get("benchmarks", []):
+        if b.get("error_occurred"):
+            continue
+        name = b.get("run_name", b["name"])
+        counters = {k: v for k, v in b.items() if isinstance(v, (int, float)) and k not in
+                    ("family_index", "per_family_instance_index", "repetitions", "repetition_index",
+                     "threads", "iterations", "real_time", "cpu_time")}
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                medians[name] = counters
+        else:
+            runs.setdefault(name, []).append(counters)
+    table = {}
+    for name, rs in runs.items():
+        table[name] = {k: statistics.median(r[k] for r in rs if k in r) for k in rs[0]}
+    table.update(medians)
+    return table, doc.get("context", {})
+
+
+def spread(path):
+    """name -> coefficient of variation (%) of its main counter, when repetitions ran."""
+    with open(path) as f:
+        doc = json.load(f)
+    out = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "cv":
+            for key in ("ns_per_ant", "gb_per_s", "ticks_per_s", "ms"):
+                if key in b:
+                    out[b.get("run_name", b["name"])] = 100.0 * b[key]
+    return out
+
+
+def largest(table, pattern):
+    """The name matching pattern (one group: an integer) with the largest integer."""
+    best = None
+    for name in table:
+        m = re.fullmatch(pattern, name)
+        if m and (best is None or int(m.group(1)) > best[0]):
+            best = (int(m.group(1)), name)
+    return best
+
+
+def main(argv):
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    strict = "--strict" in argv
+    if len(args) != 1:
+        print("usage: ratios.py BENCH.json [--strict]", file=sys.stderr)
+        return 2
+    table, ctx = load(args[0])
+    cv = spread(args[0])
+
+    def value(name, counter):
+        return table.get(name, {}).get(counter)
+
+    rows = []  # (target text, measured text, ok or None when missing)
+
+    def ratio_target(a, b, counter, limit, text):
+        va, vb = value(a, counter), value(b, counter)
+        if va is None or vb is None or vb == 0:
+            rows.append((text, "missing " + (a if va is None else b), None))
+            return
+        r = va / vb
+        rows.append((text, f"{va:.4g} / {vb:.4g} = {r:.3f}", r <= limit))
+
+    n_kill = largest(table, r"kill/pools/(\d+)/50")
+    n = n_kill[0] if n_kill else 200000
+    ratio_target(f"kill/pools/{n}/50", f"kill/pools_swap_one/{n}/50", "ns_per_ant", 0.4,
+                 f"kill/pools/{n}/50 <= 0.4 x pools_swap_one")
+    ratio_target(f"kill/pools/{n}/50", f"kill/heap/{n}/50", "ns_per_ant", 0.35,
+                 f"kill/pools/{n}/50 <= 0.35 x heap")
+    sizes = sorted({int(m.group(1)) for m in (re.fullmatch(r"kill/pools/(\d+)/10", k) for k in table) if m})
+    for s in sizes or [n]:
+        ratio_target(f"kill/pools/{s}/10", f"kill/pools_swap_one/{s}/10", "ns_per_ant", 1.0,
+                     f"kill/pools/{s}/10 <= pools_swap_one")
+    ratio_target(f"spawn/pools/{n}/10", f"spawn/heap/{n}/10", "ns_per_ant", 0.25,
+                 f"spawn/pools/{n}/10 >= 4x faster than heap")
+    it, st = value(f"iterate/pools/{n}/4", "gb_per_s"), value("stream/rmw", "gb_per_s")
+    if it is None or st is None:
+        rows.append((f"iterate/pools/{n}/4 >= 0.85 x stream/rmw", "missing", None))
+    else:
+        rows.append((f"iterate/pools/{n}/4 >= 0.85 x stream/rmw", f"{it:.2f} / {st:.2f} GB/s = {it / st:.3f}",
+                     it >= 0.85 * st))
+
+    def absolute(pattern, counter, ok, text_of, unit):
+        found = largest(table, pattern)
+        if not found:
+            rows.append((text_of("?"), "missing", None))
+            return
+        v = value(found[1], counter)
+        rows.append((text_of(found[1]), f"{v:.4g} {unit}", ok(v)))
+
+    absolute(r"tick/full/(\d+)", "ticks_per_s", lambda v: v >= 60, lambda nm: f"{nm} >= 60 ticks/s", "ticks/s")
+    absolute(r"tick/chunked/(\d+)", "ticks_per_s", lambda v: v >= 30, lambda nm: f"{nm} >= 30 ticks/s", "ticks/s")
+    absolute(r"tick/bomb/(\d+)", "ms", lambda v: v < 2.0, lambda nm: f"{nm} < 2 ms", "ms")
+
+    host = ctx.get("host_name", "?")
+    cpus = ctx.get("num_cpus", "?")
+    mhz = ctx.get("mhz_per_cpu", "?")
+    l3 = [c for c in ctx.get("caches", []) if c.get("level") == 3]
+    l3s = f", L3 {l3[0]['size'] // (1 << 20)} MiB" if l3 else ""
+    print(f"colony_bench {ctx.get('date', '')} on {host}: {cpus} CPUs @ {mhz} MHz{l3s}, "
+          f"load {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}")
+    print()
+    w = max(len(r[0]) for r in rows)
+    print(f"{'target':<{w}}  {'measured (median)':<34}  result")
+    for text, measured, ok in rows:
+        verdict = "MISSING" if ok is None else ("PASS" if ok else "MISS")
+        print(f"{text:<{w}}  {measured:<34}  {verdict}")
+
+    # Compact overview: one line per benchmark case, one column per variant.
+    print()
+    print(f"{'case (counter)':<44}" + "".join(f"{v:>16}" for v in VARIANTS))
+    cases = []
+    for name in table:
+        m = re.fullmatch(r"(kill|spawn|iterate)/([a-z_]+)/(\d+)/(\d+)", name)
+        if m and m.group(2) == "pools":
+            cases.append((["kill", "spawn", "iterate"].index(m.group(1)), int(m.group(3)), int(m.group(4)), m.group(1)))
+    for _, size, arg, fam in sorted(cases):
+        counter = "gb_per_s" if fam == "iterate" else "ns_per_ant"
+        cells = []
+        for v in VARIANTS:
+            x = value(f"{fam}/{v}/{size}/{arg}", counter)
+            cells.append(f"{x:>16.4g}" if x is not None else f"{'-':>16}")
+        print(f"{fam + '/' + str(size) + '/' + str(arg) + ' (' + counter + ')':<44}" + "".join(cells))
+    for size, arg in sorted({(c[1], c[2]) for c in cases if c[3] == "iterate"}):
+        cells = []
+        for v in VARIANTS:
+            x = value(f"iterate/{v}/{size}/{arg}", "bytes_per_live_piece")
+            cells.append(f"{x:>16.4g}" if x is not None else f"{'-':>16}")
+        print(f"{'iterate/' + str(size) + '/' + str(arg) + ' (bytes_per_live_piece)':<44}" + "".join(cells))
+    if cv:
+        noisy = sorted(cv.items(), key=lambda kv: -kv[1])[:5]
+        print()
+        print("noisiest (coefficient of variation across repetitions): " +
+              ", ".join(f"{k} {v:.1f}%" for k, v in noisy))
+
+    missed = sum(1 for r in rows if r[2] is not True)
+    print()
+    print(f"{len(rows) - missed} of {len(rows)} targets met")
+    return 1 if strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

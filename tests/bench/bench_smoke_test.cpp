@@ -1,0 +1,155 @@
+// bench_smoke_test.cpp — runs colony_bench --tiny (every benchmark, toy sizes, one
+// iteration each) and checks what the suite promises: the exact names, each benchmark's
+// counter, no benchmark stopped with an error (tiny runs validate the engine after every
+// step and compare each variant's live pieces with the workload), every variant fed the
+// same workload, and bench/ratios.py reading the output. No timing is asserted.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+
+const std::vector<std::string> kVariants = {"pools", "pools_swap_one", "heap", "size_buckets"};
+// Must match tiny_sizes() in bench/main.cpp.
+const int kTinyAnts = 200;
+const std::vector<int> kPercents = {10, 50};
+const std::vector<int> kChurn = {0, 4};
+
+// <family>/<variant>/<n>/<arg>, the suite's naming scheme.
+std::string bench_name(const std::string& family, const std::string& variant, int n, int arg) {
+  std::string s = family;
+  for (const std::string& part : {variant, std::to_string(n), std::to_string(arg)}) {
+    s += '/';
+    s += part;
+  }
+  return s;
+}
+
+std::string run_command(const std::string& cmd, int* status) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) { *status = -1; return out; }
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  *status = pclose(p);
+  return out;
+}
+
+// One tiny run per test process, shared by its tests.
+class BenchSmoke : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    json_path_ = std::string(COLONY_BENCH_SCRATCH) + "/bench_tiny_" + std::to_string(getpid()) + ".json";
+    std::string cmd = std::string(COLONY_BENCH_BIN) + " --tiny --benchmark_min_time=0 --benchmark_out=" + json_path_ +
+                      " --benchmark_out_format=json 2>&1";
+    console_ = run_command(cmd, &status_);
+    std::ifstream f(json_path_);
+    // Nothing here may throw: a failing SetUpTestSuite would only skip the tests.
+    if (f) doc_ = nlohmann::json::parse(f, nullptr, false);
+    if (!doc_.is_object() || !doc_.contains("benchmarks") || !doc_["benchmarks"].is_array()) return;
+    for (const auto& b : doc_["benchmarks"])
+      if (b.is_object() && b.contains("name") && b["name"].is_string()) runs_[b["name"].get<std::string>()] = b;
+  }
+  static void TearDownTestSuite() { std::remove(json_path_.c_str()); }
+
+  static const nlohmann::json* run(const std::string& name) {
+    auto it = runs_.find(name);
+    return it == runs_.end() ? nullptr : &it->second;
+  }
+  // Every expected benchmark name with the counter it must report.
+  static std::vector<std::pair<std::string, std::string>> expected() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const char* fam : {"kill", "spawn"})
+      for (int k : kPercents)
+        for (const auto& v : kVariants)
+          out.push_back({bench_name(fam, v, kTinyAnts, k), "ns_per_ant"});
+    for (int c : kChurn)
+      for (const auto& v : kVariants)
+        out.push_back({bench_name("iterate", v, kTinyAnts, c), "gb_per_s"});
+    out.push_back({"stream/rmw", "gb_per_s"});
+    return out;
+  }
+
+  static inline std::string json_path_, console_;
+  static inline int status_ = -1;
+  static inline nlohmann::json doc_;
+  static inline std::map<std::string, nlohmann::json> runs_;
+};
+
+TEST_F(BenchSmoke, BinaryRunsAndWritesJson) {
+  EXPECT_EQ(status_, 0) << console_;
+  ASSERT_TRUE(doc_.is_object()) << "no JSON at " << json_path_ << "\n" << console_;
+  EXPECT_TRUE(doc_.contains("context"));
+}
+
+TEST_F(BenchSmoke, EveryBenchmarkRanWithItsExactNameAndCounter) {
+  for (const auto& [name, counter] : expected()) {
+    const nlohmann::json* b = run(name);
+    ASSERT_NE(b, nullptr) << "missing benchmark " << name << "\n" << console_;
+    EXPECT_FALSE(b->value("error_occurred", false)) << name << ": " << b->value("error_message", "");
+    EXPECT_GE(b->value("iterations", 0), 1) << name;
+    ASSERT_TRUE(b->contains(counter)) << name << " lacks counter " << counter;
+    double v = (*b)[counter].get<double>();
+    EXPECT_TRUE(std::isfinite(v) && v > 0) << name << " " << counter << " = " << v;
+  }
+}
+
+TEST_F(BenchSmoke, NoNameCarriesGoogleBenchmarkSuffixes) {
+  for (const auto& [name, b] : runs_) {
+    EXPECT_EQ(name.find("manual_time"), std::string::npos) << name;
+    EXPECT_EQ(name.find("min_time"), std::string::npos) << name;
+  }
+}
+
+TEST_F(BenchSmoke, EveryVariantSawTheSameWorkload) {
+  for (int c : kChurn) {
+    const nlohmann::json* ref = run(bench_name("iterate", "pools", kTinyAnts, c));
+    ASSERT_NE(ref, nullptr);
+    double pieces = ref->value("live_pieces", -1.0);
+    EXPECT_GE(pieces, 8.0 * kTinyAnts);
+    EXPECT_LE(pieces, 16.0 * kTinyAnts);
+    for (const auto& v : kVariants) {
+      const nlohmann::json* b = run(bench_name("iterate", v, kTinyAnts, c));
+      ASSERT_NE(b, nullptr) << v;
+      EXPECT_EQ(b->value("live_pieces", -2.0), pieces) << v << " churn " << c;
+    }
+  }
+  // Churn really replaced ants: the respawned ones drew new piece counts.
+  EXPECT_NE(run(bench_name("iterate", "pools", kTinyAnts, 0))->value("live_pieces", 0.0),
+            run(bench_name("iterate", "pools", kTinyAnts, 4))->value("live_pieces", 0.0));
+}
+
+TEST_F(BenchSmoke, MemoryOverheadIsAtLeastThePieceItself) {
+  for (const auto& v : kVariants)
+    for (int c : kChurn) {
+      const nlohmann::json* b = run(bench_name("iterate", v, kTinyAnts, c));
+      ASSERT_NE(b, nullptr);
+      EXPECT_GE(b->value("bytes_per_live_piece", 0.0), 28.0) << v << " churn " << c;
+    }
+}
+
+TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {
+  int status = -1;
+  std::string out = run_command("python3 " + std::string(COLONY_RATIOS_PY) + " " + json_path_ + " 2>&1", &status);
+  EXPECT_EQ(status, 0) << out;
+  for (const char* line : {"kill/pools/200/50 <= 0.4 x pools_swap_one", "kill/pools/200/50 <= 0.35 x heap",
+                           "kill/pools/200/10 <= pools_swap_one", "spawn/pools/200/10 >= 4x faster than heap",
+                           "iterate/pools/200/4 >= 0.85 x stream/rmw", "targets met"})
+    EXPECT_NE(out.find(line), std::string::npos) << "ratios.py output lacks '" << line << "':\n" << out;
+}
+
+TEST_F(BenchSmoke, RatiosScriptRejectsAMissingFile) {
+  int status = -1;
+  std::string out = run_command("python3 " + std::string(COLONY_RATIOS_PY) + " /nonexistent/bench.json 2>&1", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("/nonexistent/bench.json"), std::string::npos) << out;
+}
+
+}  // namespace
