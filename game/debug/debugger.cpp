@@ -4,6 +4,7 @@
 //
 // Table of contents
 //   [SECTION] Small helpers (series, colours, layout, random spots)
+//   [SECTION] Stress actions
 //   [SECTION] Init, key, after-tick (history, validator, auto-bomb)
 //   [SECTION] Pools window
 //   [SECTION] Pool map window
@@ -99,17 +100,6 @@ std::vector<ImVec2> random_ant_spots(Debugger& dbg, Game& g, int k) {
   return spots;
 }
 
-void bomb_random_spots(Debugger& dbg, Game& g) {
-  for (ImVec2 p : random_ant_spots(dbg, g, dbg.bomb_count)) {
-    Command c;
-    c.kind = CommandKind::Bomb;
-    c.x = p.x;
-    c.y = p.y;
-    c.radius = dbg.bomb_radius;
-    queue_command(g, c);
-  }
-}
-
 // A titled separator (ImGui 1.86 has no SeparatorText).
 void section_title(const char* title) {
   ImGui::Spacing();
@@ -151,6 +141,41 @@ const char* state_name(AntState s) {
 }
 
 }  // namespace
+
+// [SECTION] Stress actions
+
+void queue_random_bombs(Debugger& dbg, Game& g) {
+  for (ImVec2 p : random_ant_spots(dbg, g, dbg.bomb_count)) {
+    Command c;
+    c.kind = CommandKind::Bomb;
+    c.x = p.x;
+    c.y = p.y;
+    c.radius = dbg.bomb_radius;
+    queue_command(g, c);
+  }
+}
+
+void queue_spawn(Debugger& dbg, Game& g) {
+  if (g.colonies.empty()) return;
+  dbg.spawn_colony = std::clamp(dbg.spawn_colony, 0, int(g.colonies.size()) - 1);
+  const Colony& col = g.colonies[size_t(dbg.spawn_colony)];
+  Command c;
+  c.kind = CommandKind::SpawnAnts;
+  c.colony = u8(dbg.spawn_colony);
+  c.caste = dbg.spawn_caste == 1 ? Kind::Soldier : Kind::Worker;
+  c.count = u32(std::max(0, dbg.spawn_count));
+  c.x = col.nest_x;
+  c.y = col.nest_y;
+  c.radius = 10;
+  queue_command(g, c);
+}
+
+void queue_random_kill(Debugger& dbg, Game& g) {
+  Command c;
+  c.kind = CommandKind::KillPercent;
+  c.count = u32(std::clamp(dbg.kill_percent, 0, 100));
+  queue_command(g, c);
+}
 
 // [SECTION] Init, key, after-tick
 
@@ -204,7 +229,7 @@ void debugger_after_tick(Debugger& dbg, Game& g) {
   dbg.alive_history.push(float(ants_alive(g)));
   if (dbg.validate_every_tick) debugger_validate(dbg, g);
   if (dbg.auto_bomb && g.tick >= dbg.auto_bomb_next_tick) {
-    bomb_random_spots(dbg, g);
+    queue_random_bombs(dbg, g);
     dbg.auto_bomb_next_tick = g.tick + (unsigned long long)std::max(1.0f, dbg.auto_bomb_seconds * float(kTicksPerSecond));
   }
 }
@@ -283,7 +308,8 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
 void draw_pools_window(Debugger& dbg, Game& g) {
   place_window(0.005f, 0.035f, 0.33f, 0.50f);
   if (!ImGui::Begin("Pools", &dbg.show_pools)) { ImGui::End(); return; }
-  PoolPanelData d = gather_pool_panel(*g.ecs);
+  dbg.pools_shown = gather_pool_panel(*g.ecs);
+  const PoolPanelData& d = dbg.pools_shown;
   ImGui::Text("tick %" PRIu64 "   entities %u / %u   simulated %u", g.tick, d.live_entities, d.max_entities,
               d.simulated_entities);
   ImGui::Text("ants alive %.0f   pending deaths %u   failed creates %llu   refused spawns %" PRIu64,
@@ -331,6 +357,9 @@ void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
 
   std::vector<PoolMapCell> cells = gather_pool_map(ecs, layout);
   ImVec2 origin = ImGui::GetCursorScreenPos();
+  dbg.map_layout = layout;
+  dbg.map_origin_x = origin.x;
+  dbg.map_origin_y = origin.y;
   ImVec2 size(float(layout.columns) * layout.cell_px, float(layout.rows) * layout.cell_px);
   ImGui::InvisibleButton("map", ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)));
   bool hovered = ImGui::IsItemHovered();
@@ -459,6 +488,9 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
   ImVec2 avail = ImGui::GetContentRegionAvail();
   float px = std::clamp(std::min(avail.x / float(std::max(1u, d.chunks_x)), avail.y / float(std::max(1u, d.chunks_y))), 2.0f, 32.0f);
   ImVec2 o = ImGui::GetCursorScreenPos();
+  dbg.chunk_origin_x = o.x;
+  dbg.chunk_origin_y = o.y;
+  dbg.chunk_px = px;
   ImGui::InvisibleButton("chunks", ImVec2(std::max(1.0f, px * float(d.chunks_x)), std::max(1.0f, px * float(d.chunks_y))));
   bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -547,32 +579,17 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
   ImGui::SliderInt("colony", &dbg.spawn_colony, 0, colonies - 1);
   dbg.spawn_colony = std::clamp(dbg.spawn_colony, 0, colonies - 1);
   ImGui::Combo("caste", &dbg.spawn_caste, "worker\0soldier\0");
-  if (ImGui::Button("spawn") && !g.colonies.empty()) {
-    Command c;
-    c.kind = CommandKind::SpawnAnts;
-    c.colony = u8(dbg.spawn_colony);
-    c.caste = dbg.spawn_caste == 1 ? Kind::Soldier : Kind::Worker;
-    c.count = u32(dbg.spawn_count);
-    c.x = g.colonies[size_t(dbg.spawn_colony)].nest_x;
-    c.y = g.colonies[size_t(dbg.spawn_colony)].nest_y;
-    c.radius = 10;
-    queue_command(g, c);
-  }
+  if (ImGui::Button("spawn")) queue_spawn(dbg, g);
 
   section_title("Bombs");
   ImGui::InputInt("spots", &dbg.bomb_count, 1, 10);
   dbg.bomb_count = std::clamp(dbg.bomb_count, 1, 1000);
   ImGui::SliderFloat("radius", &dbg.bomb_radius, 1.0f, 40.0f, "%.0f");
-  if (ImGui::Button("bomb random ants")) bomb_random_spots(dbg, g);
+  if (ImGui::Button("bomb random ants")) queue_random_bombs(dbg, g);
   ImGui::Checkbox("auto-bomb", &dbg.auto_bomb);
   ImGui::SliderFloat("every s", &dbg.auto_bomb_seconds, 0.5f, 30.0f, "%.1f");
   ImGui::SliderInt("kill %", &dbg.kill_percent, 1, 100);
-  if (ImGui::Button("kill at random")) {
-    Command c;
-    c.kind = CommandKind::KillPercent;
-    c.count = u32(dbg.kill_percent);
-    queue_command(g, c);
-  }
+  if (ImGui::Button("kill at random")) queue_random_kill(dbg, g);
 
   section_title("Scenario");
   if (!dbg.scenarios_listed) list_scenarios(dbg);

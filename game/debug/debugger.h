@@ -78,6 +78,14 @@ struct Debugger {
   int map_cell_px = 6;          // cell side in pixels
   bool map_show_capacity = false;  // range: capacity instead of high-water mark
   PoolMapHit map_hover;         // what the mouse is over this frame
+  PoolMapLayout map_layout;     // as drawn last frame
+  float map_origin_x = 0, map_origin_y = 0;  // screen position of the map's first cell
+
+  // Chunk minimap as drawn last frame.
+  float chunk_origin_x = 0, chunk_origin_y = 0, chunk_px = 0;
+
+  // What the Pools window was given last frame (tests compare it with the engine).
+  PoolPanelData pools_shown;
 
   // History, sampled after every tick.
   std::array<Series, kMaxPools> taken_history;
@@ -125,6 +133,10 @@ void debugger_after_tick(Debugger& dbg, Game& game);
 // Runs the engine's validator once; counts violations, keeps the first one's text and
 // raises a pause request when pause_on_violation is set.
 void debugger_validate(Debugger& dbg, Game& game);
+// Stress actions (the Stress window's buttons; each queues commands, nothing else).
+void queue_spawn(Debugger& dbg, Game& game);         // spawn_count ants of spawn_colony/caste at its nest
+void queue_random_bombs(Debugger& dbg, Game& game);  // bomb_count bombs on random simulated ants
+void queue_random_kill(Debugger& dbg, Game& game);   // kill kill_percent % of all ants
 // Draws every open debugger window. Call between ImGui::NewFrame() and ImGui::Render().
 void draw_debugger(Debugger& dbg, Game& game, const FrameTimes& times, DebugLink& link);
 // The entity whose pieces the world view highlights (null when none).

@@ -1,0 +1,316 @@
+// debugger_ui_test.cpp — every debugger window drawn headless (an ImGui context with a
+// built font atlas and no renderer) for hundreds of frames while bombs fall on a running
+// game; ImGui's own asserts are live in libimgui and the debugger's IM_ASSERT/DEBUG_CHECK
+// abort in Release too. Also: selection through the pool map with a real mouse click, the
+// F3 toggle, the chunk minimap's camera jump, pause on violation and the stress actions.
+#include <SDL.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <memory>
+
+#include "debugger.h"
+#include "game.h"
+
+namespace colony {
+namespace {
+
+// An ImGui context that needs no window: display size set, font atlas built.
+struct HeadlessImGui {
+  ImGuiContext* ctx = nullptr;
+  HeadlessImGui() {
+    IMGUI_CHECKVERSION();
+    ctx = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1280, 800);
+    io.IniFilename = nullptr;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  }
+  ~HeadlessImGui() { ImGui::DestroyContext(ctx); }
+  template <class Fn>
+  ImDrawData* frame(Fn&& draw) {
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    draw();
+    ImGui::Render();
+    return ImGui::GetDrawData();
+  }
+};
+
+// Two colonies on a 128 x 128 map in 16-cell chunks, the simulation region covering the
+// left half (so there are dormant chunks too).
+Scenario test_scenario() {
+  Scenario s;
+  s.path = "debugger_ui_test";
+  s.name = "debugger test";
+  s.width = 128;
+  s.height = 128;
+  s.chunk_size = 16;
+  ColonySpec a;
+  a.nest_x = 30;
+  a.nest_y = 40;
+  a.color = 0xFF2040E0u;
+  a.workers = 500;
+  a.soldiers = 80;
+  ColonySpec b = a;
+  b.nest_x = 40;
+  b.nest_y = 90;
+  b.color = 0xFFE04020u;
+  s.colonies = {a, b};
+  s.food = {FoodSpec{50, 60, 25}, FoodSpec{20, 100, 25}, FoodSpec{100, 30, 25}};
+  s.region_x = 0;
+  s.region_y = 0;
+  s.region_w = 64;
+  s.region_h = 128;
+  return s;
+}
+
+std::unique_ptr<Game> start_game() {
+  std::string err;
+  std::unique_ptr<Game> g = make_game(test_scenario(), 7, &err);
+  EXPECT_TRUE(g) << err;
+  return g;
+}
+
+// What the Pools window was handed equals the engine's stats, field by field.
+void expect_pools_shown_match(const Debugger& dbg, const ColonyEcs& ecs) {
+  auto stats = ecs.all_stats();
+  ASSERT_EQ(dbg.pools_shown.pools.size(), stats.size());
+  for (size_t i = 0; i < stats.size(); ++i) {
+    const PoolPanelRow& r = dbg.pools_shown.pools[i];
+    const ecs::PoolStats& s = *stats[i];
+    ASSERT_EQ(r.name, s.name);
+    ASSERT_EQ(r.taken, s.taken);
+    ASSERT_EQ(r.capacity, s.capacity);
+    ASSERT_EQ(r.high_water, s.high_water);
+    ASSERT_EQ(r.reserved_unused, s.reserved_unused);
+    ASSERT_EQ(r.tick.reserves, s.tick.reserves);
+    ASSERT_EQ(r.tick.adds, s.tick.adds);
+    ASSERT_EQ(r.tick.removes, s.tick.removes);
+    ASSERT_EQ(r.tick.rewires, s.tick.rewires);
+    ASSERT_EQ(r.tick.failed_reservations, s.tick.failed_reservations);
+    for (size_t k = 0; k < r.histogram.size(); ++k) ASSERT_EQ(r.histogram[k], s.histogram[k]);
+  }
+  ASSERT_EQ(dbg.pools_shown.live_entities, ecs.live_count());
+}
+
+SDL_Event key_event(SDL_Keycode sym) {
+  SDL_Event e{};
+  e.type = SDL_KEYDOWN;
+  e.key.keysym.sym = sym;
+  return e;
+}
+
+// One game tick and one debugger frame, with the mouse at (mx, my) and button 0 as given.
+void step(HeadlessImGui& ui, Debugger& dbg, Game& g, DebugLink& link, float mx, float my, bool down, bool tick = true) {
+  if (tick) {
+    simulate_tick(g);
+    debugger_after_tick(dbg, g);
+  }
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(mx, my);
+  io.MouseDown[0] = down;
+  FrameTimes ft{1.5, 2.5, 0.5, 60, 60};
+  ui.frame([&] { draw_debugger(dbg, g, ft, link); });
+}
+
+TEST(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
+  HeadlessImGui ui;
+  std::unique_ptr<Game> g = start_game();
+  ASSERT_TRUE(g);
+  Debugger dbg;
+  debugger_init(dbg, true);
+  dbg.validate_every_tick = true;
+  dbg.auto_bomb = true;
+  dbg.auto_bomb_seconds = 0.5f;  // every 30 ticks
+  dbg.bomb_count = 3;
+  DebugLink link;
+  const u64 alive_at_start = ants_alive(*g);
+  float max_taken_drop = 0;
+  for (int frame = 0; frame < 300; ++frame) {
+    // Sweep the mouse over the whole display so every hover path and tooltip runs.
+    float mx = float((frame * 37) % 1280), my = float((frame * 53) % 800);
+    // Every 50 frames, hover the pool map and pick a different pool.
+    if (frame % 50 == 25) {
+      dbg.map_pool = (frame / 50) % kMaxPools;
+      mx = dbg.map_origin_x + 3;
+      my = dbg.map_origin_y + 3;
+    }
+    float before = dbg.taken_history[0].last();
+    step(ui, dbg, *g, link, mx, my, false);
+    max_taken_drop = std::max(max_taken_drop, before - dbg.taken_history[0].last());
+    expect_pools_shown_match(dbg, *g->ecs);
+    ASSERT_EQ(dbg.taken_history[0].last(), float(g->ecs->stats<RenderPiece>().taken));
+    ImDrawData* dd = ImGui::GetDrawData();
+    ASSERT_TRUE(dd && dd->Valid);
+    ASSERT_GT(dd->TotalVtxCount, 1000) << "the windows drew next to nothing";
+  }
+  EXPECT_EQ(dbg.validated_ticks, 300u);
+  EXPECT_EQ(dbg.violation_count, 0u) << dbg.first_violation;
+  EXPECT_FALSE(link.pause_request);
+  // Bombs fell and killed: the explosion count rose and the render pool's `taken` shows a cliff.
+  EXPECT_GT(ants_died(*g).by_cause[size_t(DeathCause::Explosion)], 100u);
+  EXPECT_GT(max_taken_drop, 200.0f);
+  EXPECT_LT(ants_alive(*g), alive_at_start + 2000);
+  EXPECT_EQ(dbg.ticks_seen, 300u);
+}
+
+TEST(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
+  HeadlessImGui ui;
+  std::unique_ptr<Game> g = start_game();
+  ASSERT_TRUE(g);
+  Debugger dbg;
+  debugger_init(dbg, true);
+  DebugLink link;
+  for (int i = 0; i < 3; ++i) step(ui, dbg, *g, link, 0, 0, false);  // windows appear and settle
+  // Aim at a cell well inside the map: 10 cells right, 8 down.
+  const PoolMapLayout& l = dbg.map_layout;
+  ASSERT_GT(l.columns, 12);
+  ASSERT_GT(l.rows, 10);
+  float mx = dbg.map_origin_x + (10 + 0.5f) * l.cell_px, my = dbg.map_origin_y + (8 + 0.5f) * l.cell_px;
+  PoolMapHit expect = hit_test_pool_map(*g->ecs, l, mx - dbg.map_origin_x, my - dbg.map_origin_y);
+  ASSERT_TRUE(expect.valid);
+  step(ui, dbg, *g, link, mx, my, false, false);  // hover
+  EXPECT_TRUE(dbg.map_hover.valid);
+  EXPECT_EQ(dbg.map_hover.owner, expect.owner);
+  EXPECT_EQ(debugger_highlight(dbg), expect.owner);
+  step(ui, dbg, *g, link, mx, my, true, false);  // press
+  step(ui, dbg, *g, link, mx, my, false, false);  // release
+  EXPECT_EQ(link.selected, expect.owner);
+  EXPECT_EQ(dbg.selected, expect.owner);
+  // The selected entity really holds that entry at that local index.
+  const Record* r = g->ecs->find(link.selected);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(ColonyEcs::list<RenderPiece>(*r).slot[expect.local], expect.entry);
+  // Mouse away: the highlight is the selection; the inspector shows it with good back-pointers.
+  step(ui, dbg, *g, link, 640, 5, false, false);
+  EXPECT_EQ(debugger_highlight(dbg), expect.owner);
+  InspectorData d = gather_inspector(*g->ecs, link.selected);
+  EXPECT_TRUE(d.found);
+  EXPECT_EQ(d.bad_back_pointers, 0u);
+  // The window's own selection (a click on an ant in the world) reaches the debugger.
+  Handle other = g->colonies[1].queen;
+  link.selected = other;
+  step(ui, dbg, *g, link, 640, 5, false, false);
+  EXPECT_EQ(dbg.selected, other);
+  EXPECT_EQ(debugger_highlight(dbg), other);
+}
+
+TEST(DebuggerUi, ChunkClickJumpsTheCamera) {
+  HeadlessImGui ui;
+  std::unique_ptr<Game> g = start_game();
+  ASSERT_TRUE(g);
+  Debugger dbg;
+  debugger_init(dbg, true);
+  DebugLink link;
+  for (int i = 0; i < 3; ++i) step(ui, dbg, *g, link, 0, 0, false);
+  ASSERT_GT(dbg.chunk_px, 1.0f);
+  // Chunk (5, 2) of the 8 x 8 grid; its centre in cells is (88, 40).
+  float mx = dbg.chunk_origin_x + 5.5f * dbg.chunk_px, my = dbg.chunk_origin_y + 2.5f * dbg.chunk_px;
+  step(ui, dbg, *g, link, mx, my, false, false);
+  step(ui, dbg, *g, link, mx, my, true, false);
+  step(ui, dbg, *g, link, mx, my, false, false);
+  EXPECT_TRUE(link.camera_jump);
+  EXPECT_FLOAT_EQ(link.camera_x, 88.0f);
+  EXPECT_FLOAT_EQ(link.camera_y, 40.0f);
+}
+
+TEST(DebuggerUi, F3TogglesAndClosedDebuggerDrawsNothing) {
+  HeadlessImGui ui;
+  std::unique_ptr<Game> g = start_game();
+  ASSERT_TRUE(g);
+  Debugger dbg;
+  debugger_init(dbg, false);
+  DebugLink link;
+  step(ui, dbg, *g, link, 0, 0, false);
+  EXPECT_EQ(ImGui::GetDrawData()->TotalVtxCount, 0);
+  EXPECT_TRUE(debugger_handle_key(dbg, key_event(SDLK_F3)));
+  EXPECT_TRUE(dbg.open);
+  EXPECT_FALSE(debugger_handle_key(dbg, key_event(SDLK_F4)));
+  step(ui, dbg, *g, link, 0, 0, false);
+  EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
+  dbg.show_stress = false;  // a closed window comes back when the debugger is reopened
+  EXPECT_TRUE(debugger_handle_key(dbg, key_event(SDLK_F3)));
+  EXPECT_FALSE(dbg.open);
+  EXPECT_TRUE(debugger_handle_key(dbg, key_event(SDLK_F3)));
+  EXPECT_TRUE(dbg.show_stress);
+}
+
+TEST(DebuggerUi, ViolationIsCountedNamedAndPauses) {
+  HeadlessImGui ui;
+  std::unique_ptr<Game> g = start_game();
+  ASSERT_TRUE(g);
+  Debugger dbg;
+  debugger_init(dbg, true);
+  dbg.validate_every_tick = true;
+  DebugLink link;
+  step(ui, dbg, *g, link, 0, 0, false);
+  EXPECT_EQ(dbg.violation_count, 0u);
+  // Break one back-pointer of the collision pool by hand.
+  ecs::BackPointer& bp = g->ecs->pool<CollisionVolume>().owners[0];
+  const ecs::BackPointer saved = bp;
+  bp.local ^= 1;
+  debugger_after_tick(dbg, *g);
+  EXPECT_GT(dbg.violation_count, 0u);
+  EXPECT_NE(dbg.first_violation.find("collision_volumes"), std::string::npos) << dbg.first_violation;
+  EXPECT_FALSE(link.pause_request);
+  step(ui, dbg, *g, link, 0, 0, false, false);
+  EXPECT_TRUE(link.pause_request);
+  bp = saved;
+  // Without pause_on_violation the count still rises but no pause is asked for.
+  link.pause_request = false;
+  dbg.pause_on_violation = false;
+  const auto counted = dbg.violation_count;
+  bp.local ^= 1;
+  debugger_validate(dbg, *g);
+  bp = saved;
+  step(ui, dbg, *g, link, 0, 0, false, false);
+  EXPECT_GT(dbg.violation_count, counted);
+  EXPECT_FALSE(link.pause_request);
+  debugger_validate(dbg, *g);
+  EXPECT_EQ(dbg.violating_ticks, 2u);
+}
+
+TEST(DebuggerUi, StressActionsGoThroughCommands) {
+  std::unique_ptr<Game> g = start_game();
+  ASSERT_TRUE(g);
+  Debugger dbg;
+  debugger_init(dbg, true);
+  simulate_tick(*g);
+
+  dbg.spawn_count = 150;
+  dbg.spawn_colony = 1;
+  dbg.spawn_caste = 1;
+  queue_spawn(dbg, *g);
+  ASSERT_EQ(g->pending_commands.size(), 1u);
+  EXPECT_EQ(g->pending_commands[0].kind, CommandKind::SpawnAnts);
+  EXPECT_EQ(g->pending_commands[0].caste, Kind::Soldier);
+  u64 born = g->colonies[1].born;
+  simulate_tick(*g);
+  EXPECT_GE(g->colonies[1].born, born + 150);
+
+  dbg.bomb_count = 4;
+  queue_random_bombs(dbg, *g);
+  ASSERT_EQ(g->pending_commands.size(), 4u);
+  for (const Command& c : g->pending_commands) {
+    EXPECT_EQ(c.kind, CommandKind::Bomb);
+    EXPECT_TRUE(c.x >= 0 && c.x < 128 && c.y >= 0 && c.y < 128);
+  }
+  u64 exploded = ants_died(*g).by_cause[size_t(DeathCause::Explosion)];
+  simulate_tick(*g);
+  EXPECT_GT(ants_died(*g).by_cause[size_t(DeathCause::Explosion)], exploded) << "bombs aimed at ants killed none";
+
+  dbg.kill_percent = 50;
+  u64 alive = ants_alive(*g);
+  queue_random_kill(dbg, *g);
+  ASSERT_EQ(g->pending_commands.size(), 1u);
+  EXPECT_EQ(g->pending_commands[0].count, 50u);
+  simulate_tick(*g);
+  EXPECT_LT(ants_alive(*g), alive * 3 / 4);
+  EXPECT_TRUE(g->ecs->validate().empty());
+}
+
+}  // namespace
+}  // namespace colony
