@@ -16,9 +16,7 @@ ChunkGrid ChunkGrid::make(u32 cells_x, u32 cells_y, u32 chunk_cells) {
 }
 
 u32 ChunkGrid::chunk_at(float x, float y) const {
-  i32 col = x <= 0 ? 0 : i32(x) / i32(chunk_cells);
-  i32 row = y <= 0 ? 0 : i32(y) / i32(chunk_cells);
-  return u32(clamp_row(row)) * chunks_x + u32(clamp_col(col));
+  return u32(row_of(y)) * chunks_x + u32(col_of(x));
 }
 
 const char* result_name(Result r) {
@@ -33,6 +31,7 @@ const char* result_name(Result r) {
     case Result::StoreFull: return "entity store full";
     case Result::BadChunk: return "chunk index out of range";
     case Result::AlreadyQueued: return "already queued for destruction";
+    case Result::BadTier: return "not a tier an entity can live in";
   }
   return "unknown";
 }

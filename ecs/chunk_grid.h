@@ -20,26 +20,44 @@ struct ChunkGrid {
   u32 chunk_row(u32 chunk) const { return chunk / chunks_x; }
 
   // Calls fn(chunk) for every chunk whose square intersects the circle (x, y, r).
+  // Border chunks reach out to infinity, as chunk_at clamps positions off the map into
+  // them. A negative or NaN radius or centre touches nothing.
   template <class Fn>
   void for_each_chunk_in_circle(float x, float y, float r, Fn&& fn) const {
-    if (r < 0) return;
-    const float cs = float(chunk_cells);
-    i32 c0 = clamp_col(i32((x - r) / cs)), c1 = clamp_col(i32((x + r) / cs));
-    i32 r0 = clamp_row(i32((y - r) / cs)), r1 = clamp_row(i32((y + r) / cs));
+    if (!(r >= 0) || x != x || y != y) return;
+    // One column/row further down than the corner's chunk: a circle ending exactly on a
+    // chunk edge touches the square below that edge too (the distance test decides).
+    i32 c0 = col_of(x - r), c1 = col_of(x + r);
+    i32 r0 = row_of(y - r), r1 = row_of(y + r);
+    if (c0 > 0) --c0;
+    if (r0 > 0) --r0;
     for (i32 row = r0; row <= r1; ++row) {
+      float dy = distance_to_span(y, row, chunks_y);
       for (i32 col = c0; col <= c1; ++col) {
-        // Distance from the circle centre to the nearest point of this chunk's square.
-        float nx = x < col * cs ? col * cs : (x > (col + 1) * cs ? (col + 1) * cs : x);
-        float ny = y < row * cs ? row * cs : (y > (row + 1) * cs ? (row + 1) * cs : y);
-        float dx = x - nx, dy = y - ny;
+        float dx = distance_to_span(x, col, chunks_x);
         if (dx * dx + dy * dy <= r * r) fn(u32(row) * chunks_x + u32(col));
       }
     }
   }
 
  private:
-  i32 clamp_col(i32 c) const { return c < 0 ? 0 : (c >= i32(chunks_x) ? i32(chunks_x) - 1 : c); }
-  i32 clamp_row(i32 r) const { return r < 0 ? 0 : (r >= i32(chunks_y) ? i32(chunks_y) - 1 : r); }
+  // Column/row under a coordinate in cells, clamped to the grid. Clamps in float first so
+  // huge, infinite or NaN coordinates never reach an undefined float-to-int conversion.
+  static i32 clamped_index(float v, u32 cell_size, u32 count) {
+    if (!(v > 0)) return 0;  // negative, zero or NaN
+    if (v >= float(u64(count) * cell_size)) return i32(count - 1);
+    u32 i = u32(v) / cell_size;  // whole cell first, as chunk_of_cell does
+    return i < count ? i32(i) : i32(count - 1);
+  }
+  // Distance from v to the span of chunk column/row i (0 when v is inside it).
+  float distance_to_span(float v, i32 i, u32 count) const {
+    const float cs = float(chunk_cells);
+    if (i > 0 && v < float(i) * cs) return float(i) * cs - v;
+    if (u32(i) + 1 < count && v > float(i + 1) * cs) return v - float(i + 1) * cs;
+    return 0;
+  }
+  i32 col_of(float x) const { return clamped_index(x, chunk_cells, chunks_x); }
+  i32 row_of(float y) const { return clamped_index(y, chunk_cells, chunks_y); }
 };
 
 }  // namespace ecs

@@ -50,6 +50,7 @@ enum class Result : u8 {
   StoreFull,         // no free entity index or no storage block left
   BadChunk,          // chunk index outside the grid
   AlreadyQueued,     // queue_destroy on an entity already queued
+  BadTier,           // set_tier to Tier::Free (use destroy)
 };
 
 const char* result_name(Result r);

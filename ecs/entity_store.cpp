@@ -8,6 +8,7 @@ namespace ecs {
 
 EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
   if (config_.block_records == 0) config_.block_records = 32;
+  if (config_.block_records > 65536) config_.block_records = 65536;  // DirEntry::offset is a u16
   if (config_.chunk_count == 0) config_.chunk_count = 1;
   u32 align = config_.record_align ? config_.record_align : 8;
   config_.record_size = (config_.record_size + align - 1) / align * align;
@@ -15,22 +16,23 @@ EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
   u32 full_blocks = (config_.max_entities + config_.block_records - 1) / config_.block_records;
   total_blocks_ = full_blocks + config_.chunk_count + 1;
   // Pages of the arena are only touched when a block is used.
-  arena_ = std::make_unique_for_overwrite<std::byte[]>(size_t(total_blocks_) * config_.block_records * config_.record_size);
-  block_next_ = std::make_unique_for_overwrite<u32[]>(total_blocks_);
-  block_prev_ = std::make_unique_for_overwrite<u32[]>(total_blocks_);
-  free_blocks_ = std::make_unique_for_overwrite<u32[]>(total_blocks_);
+  arena_ = make_buffer<std::byte>(size_t(total_blocks_) * config_.block_records * config_.record_size);
+  block_next_ = make_buffer<u32>(total_blocks_);
+  block_prev_ = make_buffer<u32>(total_blocks_);
+  free_blocks_ = make_buffer<u32>(total_blocks_);
   // Lowest block on top of the stack, so a fresh world fills blocks in address order.
   for (u32 i = 0; i < total_blocks_; ++i) free_blocks_[i] = total_blocks_ - 1 - i;
   free_block_count_ = total_blocks_;
 
-  directory_ = std::make_unique<DirEntry[]>(size_t(config_.max_entities) + 1);
-  free_indices_ = std::make_unique_for_overwrite<u32[]>(config_.max_entities);
+  directory_ = make_buffer<DirEntry>(size_t(config_.max_entities) + 1);  // zeroed: every index Free
+  free_indices_ = make_buffer<u32>(config_.max_entities);
   for (u32 i = 0; i < config_.max_entities; ++i) free_indices_[i] = config_.max_entities - i;  // index 1 on top
   free_index_count_ = config_.max_entities;
 
-  dormant_ = std::make_unique<BlockList[]>(config_.chunk_count);
-  sim_head_ = std::make_unique<u32[]>(config_.chunk_count);
-  sim_count_ = std::make_unique<u32[]>(config_.chunk_count);
+  dormant_ = make_buffer<BlockList>(config_.chunk_count);
+  for (u32 c = 0; c < config_.chunk_count; ++c) dormant_[c] = BlockList{};
+  sim_head_ = make_buffer<u32>(config_.chunk_count);
+  sim_count_ = make_buffer<u32>(config_.chunk_count);
 }
 
 bool EntityStore::push(BlockList& list, u32* block, u32* offset) {

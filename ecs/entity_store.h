@@ -14,8 +14,7 @@
 // Records are only ever moved by memcpy between blocks; the directory is updated
 // with them, so a handle finds its record in O(1) in both tiers.
 #pragma once
-#include <memory>
-
+#include "buffer.h"
 #include "chunk_grid.h"
 #include "ecs_types.h"
 
@@ -43,6 +42,7 @@ struct DirEntry {
   u8 tier;  // Tier::Free when the index is not in use
   u8 flags;
   u32 sim_prev, sim_next;  // chunk membership of simulated entities (handle indices)
+  u32 queue_pos;           // position in the world's destruction queue while kFlagDying is set
 };
 
 // [SECTION] Block lists
@@ -107,6 +107,7 @@ class EntityStore {
   u32 chunk_count() const { return config_.chunk_count; }
   u32 max_entities() const { return config_.max_entities; }
   u32 live_count() const { return live_; }
+  u32 free_index_count() const { return free_index_count_; }
   u32 free_blocks() const { return free_block_count_; }
   u32 total_blocks() const { return total_blocks_; }
 
@@ -139,17 +140,17 @@ class EntityStore {
 
   StoreConfig config_;
   u32 total_blocks_ = 0;
-  std::unique_ptr<std::byte[]> arena_;
-  std::unique_ptr<u32[]> block_next_, block_prev_;
-  std::unique_ptr<u32[]> free_blocks_;
+  Buffer<std::byte> arena_;
+  Buffer<u32> block_next_, block_prev_;
+  Buffer<u32> free_blocks_;
   u32 free_block_count_ = 0;
-  std::unique_ptr<DirEntry[]> directory_;
-  std::unique_ptr<u32[]> free_indices_;
+  Buffer<DirEntry> directory_;
+  Buffer<u32> free_indices_;
   u32 free_index_count_ = 0;
   u32 live_ = 0;
   BlockList simulated_;
-  std::unique_ptr<BlockList[]> dormant_;
-  std::unique_ptr<u32[]> sim_head_, sim_count_;
+  Buffer<BlockList> dormant_;
+  Buffer<u32> sim_head_, sim_count_;
 };
 
 }  // namespace ecs

@@ -12,6 +12,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "buffer.h"
 #include "ecs_types.h"
 #include "slot_list.h"
 
@@ -52,14 +53,14 @@ struct Pool {
   static_assert(kMax < PoolStats::kMaxHistogram, "histogram too small for this maximum");
   using List = SlotList<kMax>;
 
-  std::unique_ptr<C[]> items;
-  std::unique_ptr<BackPointer[]> owners;
+  Buffer<C> items;
+  Buffer<BackPointer> owners;
   PoolStats stats;
 
   explicit Pool(u32 capacity) {
     // Allocated once; pages are committed by the OS only as the pool fills.
-    items = std::make_unique_for_overwrite<C[]>(capacity);
-    owners = std::make_unique_for_overwrite<BackPointer[]>(capacity);
+    items = make_buffer<C>(capacity);
+    owners = make_buffer<BackPointer>(capacity);
     stats.name = C::kPoolName;
     stats.capacity = capacity;
     stats.max_per_entity = kMax;

@@ -80,7 +80,7 @@ class World {
         store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
                            config.grid.chunk_count(), config.block_records}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
-        pending_(std::make_unique_for_overwrite<Handle[]>(config.max_entities ? config.max_entities : 1)) {}
+        pending_(make_buffer<Handle>(config.max_entities)) {}
 
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -129,6 +129,7 @@ class World {
   // so no pool entry is touched.
   Result set_tier(Handle h, Tier tier) {
     if (!alive(h)) return Result::StaleHandle;
+    if (tier != Tier::Simulated && tier != Tier::Dormant) return Result::BadTier;
     return store_.set_tier(h, tier) ? Result::Ok : Result::StoreFull;
   }
 
@@ -151,8 +152,9 @@ class World {
     if (!r) return Result::StaleHandle;
     Pool<C>& p = pool<C>();
     auto& l = list<C>(*r);
-    if (l.reserved + n > Pool<C>::kMax) { p.count(&PoolCounters::failed_reservations); return Result::EntityMaxReached; }
-    if (p.stats.taken + n > p.stats.capacity) { p.count(&PoolCounters::failed_reservations); return Result::PoolFull; }
+    // Compared as "n > room" so a huge n cannot wrap around the sum.
+    if (n > Pool<C>::kMax - l.reserved) { p.count(&PoolCounters::failed_reservations); return Result::EntityMaxReached; }
+    if (n > p.stats.capacity - p.stats.taken) { p.count(&PoolCounters::failed_reservations); return Result::PoolFull; }
     if (n == 0) return Result::Ok;
     p.leave_histogram(l);
     for (u32 k = 0; k < n; ++k) {
@@ -220,11 +222,13 @@ class World {
   // [SECTION] Destruction: immediate, deferred, batched mass release
 
   // Immediate destruction: releases every pool, frees the record, bumps the generation.
-  // Not for use while iterating the entity's tier: use queue_destroy there.
+  // Not for use while iterating the entity's tier: use queue_destroy there. An entity
+  // already queued leaves the queue (so the queue only ever holds live entities).
   Result destroy(Handle h) {
     Record* r = find(h);
     if (!r) return Result::StaleHandle;
     (release_list<Cs>(*r), ...);
+    if (store_.dir(h.index).flags & kFlagDying) unqueue(h.index);
     store_.destroy(h);
     return Result::Ok;
   }
@@ -235,6 +239,7 @@ class World {
     DirEntry& d = store_.dir_mut(h.index);
     if (d.flags & kFlagDying) return Result::AlreadyQueued;
     d.flags |= kFlagDying;
+    d.queue_pos = pending_count_;
     pending_[pending_count_++] = h;
     return Result::Ok;
   }
@@ -408,6 +413,14 @@ class World {
     for (u32 k = l.reserved; k-- > 0;) swap_remove_entry(p, l.slot[k]);
     l.reserved = l.added = 0;
   }
+  // Takes a queued entity out of the destruction queue (the queue's last entry fills the gap).
+  void unqueue(u32 index) {
+    DirEntry& d = store_.dir_mut(index);
+    Handle last = pending_[--pending_count_];
+    pending_[d.queue_pos] = last;
+    store_.dir_mut(last.index).queue_pos = d.queue_pos;
+    d.flags &= u8(~kFlagDying);
+  }
   template <class C>
   void set_owner_chunk(Record& r) {
     auto& l = list<C>(r);
@@ -448,38 +461,77 @@ class World {
     }
     for (u32 k = 0; k < l.reserved; ++k) {
       u32 s = l.slot[k];
-      if (s >= p.stats.taken) { v.report(C::kPoolName, s, h, "slot " + std::to_string(k) + " points past taken"); continue; }
+      if (s >= p.stats.taken || s >= p.stats.capacity) { v.report(C::kPoolName, s, h, "slot " + std::to_string(k) + " points past taken"); continue; }
       const BackPointer& bp = p.owners[s];
       if (bp.owner_index != h.index || bp.owner_generation != h.generation || bp.local != k || bp.chunk != r.header.chunk)
         v.report(C::kPoolName, s, h, "back-pointer does not round-trip (slot " + std::to_string(k) + ")");
     }
     v_reserved_[index_of<C>()] += l.reserved;
     v_unused_[index_of<C>()] += u32(l.reserved - l.added);
-    if (l.reserved) ++v_hist_[index_of<C>()][l.added];
+    if (l.reserved) { ++v_hist_[index_of<C>()][l.added]; ++v_owners_[index_of<C>()]; }
   }
 
   void validate_entities(Validation& v) {
     v_reserved_.fill(0);
     v_unused_.fill(0);
+    v_owners_.fill(0);
     for (auto& hgram : v_hist_) hgram.fill(0);
+    validate_storage(v);
     u32 seen = 0;
     store_.walk(store_.simulated(), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Simulated, h->chunk); ++seen; });
     u32 linked = 0;
     for (u32 c = 0; c < store_.chunk_count(); ++c) {
       store_.walk(store_.dormant(c), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Dormant, c); ++seen; });
-      u32 in_chunk = 0;
+      u32 in_chunk = 0, prev = 0;
       for (u32 i = store_.sim_head(c); i != 0 && in_chunk <= store_.simulated().count; i = store_.dir(i).sim_next, ++in_chunk) {
+        if (i > store_.max_entities()) { v.report("", kNone, {i, 0}, "chunk " + std::to_string(c) + " membership list holds an index past the directory"); break; }
         const DirEntry& d = store_.dir(i);
         if (Tier(d.tier) != Tier::Simulated || d.chunk != c)
           v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " lists a member that is not simulated there");
+        if (d.sim_prev != prev) v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " membership list: back link broken");
+        prev = i;
       }
       if (in_chunk != store_.sim_count_in(c)) v.report("", kNone, {}, "chunk " + std::to_string(c) + " simulated member count disagrees with its list");
       linked += in_chunk;
     }
     if (linked != store_.simulated().count) v.report("", kNone, {}, "chunk membership lists hold " + std::to_string(linked) + " simulated entities, the store " + std::to_string(store_.simulated().count));
     if (seen != store_.live_count()) v.report("", kNone, {}, "storage holds " + std::to_string(seen) + " records, live count is " + std::to_string(store_.live_count()));
+    validate_directory(v);
+  }
+
+  // Every index is either live or on the free stack; every dying entity is queued exactly
+  // once, at the position its directory entry names.
+  void validate_directory(Validation& v) {
+    u32 live = 0, flagged = 0;
+    for (u32 i = 1; i <= store_.max_entities(); ++i) {
+      const DirEntry& d = store_.dir(i);
+      if (Tier(d.tier) == Tier::Free) continue;
+      ++live;
+      if (!(d.flags & kFlagDying)) continue;
+      ++flagged;
+      Handle h{i, d.generation};
+      if (d.queue_pos >= pending_count_ || !(pending_[d.queue_pos] == h)) v.report("", kNone, h, "flagged dying but not at its place in the destruction queue");
+    }
+    if (live != store_.live_count()) v.report("", kNone, {}, "directory holds " + std::to_string(live) + " live indices, live count is " + std::to_string(store_.live_count()));
+    if (u64(live) + store_.free_index_count() != store_.max_entities()) v.report("", kNone, {}, "live and free indices do not add up to the directory size");
+    if (flagged != pending_count_) v.report("", kNone, {}, std::to_string(flagged) + " entities flagged dying, " + std::to_string(pending_count_) + " queued");
     for (Handle h : pending_destructions())
       if (!dying(h)) v.report("", kNone, h, "queued for destruction but not alive and flagged");
+  }
+
+  // Every block list holds exactly the blocks its count needs, and used plus free
+  // blocks add up to the arena.
+  void validate_storage(Validation& v) {
+    u64 used = 0;
+    auto check = [&](const BlockList& list, const std::string& name) {
+      u32 need = (list.count + store_.block_records() - 1) / store_.block_records(), have = 0, last = kNone;
+      for (u32 b = list.first; b != kNone && have <= need; b = store_.next_block(b), ++have) last = b;
+      if (have != need || last != list.last) v.report("", kNone, {}, name + " holds " + std::to_string(list.count) + " records in a chain of " + std::to_string(have) + " blocks");
+      used += have;
+    };
+    check(store_.simulated(), "simulated store");
+    for (u32 c = 0; c < store_.chunk_count(); ++c) check(store_.dormant(c), "chunk " + std::to_string(c) + " dormant storage");
+    if (used + store_.free_blocks() != store_.total_blocks()) v.report("", kNone, {}, "storage blocks: " + std::to_string(used) + " used + " + std::to_string(store_.free_blocks()) + " free != " + std::to_string(store_.total_blocks()));
   }
 
   template <class C>
@@ -488,28 +540,31 @@ class World {
     constexpr size_t I = index_of<C>();
     const PoolStats& st = p.stats;
     if (v_reserved_[I] != st.taken) v.report(C::kPoolName, kNone, {}, "entities hold " + std::to_string(v_reserved_[I]) + " slots, taken is " + std::to_string(st.taken));
-    if (v_unused_[I] != st.reserved_unused) v.report(C::kPoolName, kNone, {}, "reserved-unused count disagrees with the entities");
-    if (st.taken > st.capacity || st.high_water < st.taken) v.report(C::kPoolName, kNone, {}, "taken/high-water out of range");
+    if (v_unused_[I] != st.reserved_unused) v.report(C::kPoolName, kNone, {}, "reserved-unused count " + std::to_string(st.reserved_unused) + " disagrees with the entities' " + std::to_string(v_unused_[I]));
+    if (v_owners_[I] != st.owners) v.report(C::kPoolName, kNone, {}, "owner count " + std::to_string(st.owners) + " disagrees with the entities' " + std::to_string(v_owners_[I]));
+    if (st.taken > st.capacity || st.high_water < st.taken || st.high_water > st.capacity) v.report(C::kPoolName, kNone, {}, "taken/high-water out of range");
     for (u32 k = 0; k <= Pool<C>::kMax; ++k)
       if (v_hist_[I][k] != st.histogram[k]) { v.report(C::kPoolName, kNone, {}, "histogram bucket " + std::to_string(k) + " disagrees"); break; }
-    for (u32 s = 0; s < st.taken; ++s) {
+    for (u32 s = 0; s < st.taken && s < st.capacity; ++s) {
       const BackPointer& bp = p.owners[s];
       Handle owner{bp.owner_index, bp.owner_generation};
       if (!store_.alive(owner)) { v.report(C::kPoolName, s, owner, "entry owned by a dead or stale handle"); continue; }
-      const auto& l = list<C>(*as_record(store_.record_of_index(bp.owner_index)));
+      const Record& r = *as_record(store_.record_of_index(bp.owner_index));
+      const auto& l = list<C>(r);
       if (bp.local >= l.reserved || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
+      else if (bp.chunk != r.header.chunk) v.report(C::kPoolName, s, owner, "back-pointer chunk " + std::to_string(bp.chunk) + " but the owner is in chunk " + std::to_string(r.header.chunk));
     }
   }
 
   ChunkGrid grid_;
   EntityStore store_;
   std::tuple<Pool<Cs>...> pools_;
-  std::unique_ptr<Handle[]> pending_;
+  Buffer<Handle> pending_;
   u32 pending_count_ = 0;
   u64 failed_creates_ = 0;
   std::array<ReleaseStrategy, kPoolCount> last_strategy_{};
   // Validator scratch, kept here so validation itself does not allocate per pool.
-  std::array<u64, kPoolCount> v_reserved_{}, v_unused_{};
+  std::array<u64, kPoolCount> v_reserved_{}, v_unused_{}, v_owners_{};
   std::array<std::array<u32, PoolStats::kMaxHistogram>, kPoolCount> v_hist_{};
 };
 

@@ -1,0 +1,259 @@
+// destruction_test.cpp — deferred destruction during iteration and the batched mass
+// release (tail fill, compaction and the automatic choice between them).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
+
+#include "test_world.h"
+
+using namespace ecs_test;
+
+namespace {
+
+TEST(Destruction, QueueDuringIterationVisitsEveryoneAndAppliesLater) {
+  TestWorld w(make_config(2000, 40000, 4000, 4000));
+  std::vector<Handle> hs;
+  for (u32 i = 0; i < 1000; ++i) {
+    Handle h = w.create(i % 256, Tier::Simulated, 0, Pos{0, 0, i});
+    ASSERT_EQ(give<Piece>(w, h, 1 + i % 16, i * 100), Result::Ok);
+    ASSERT_EQ(give<Volume>(w, h, 1 + i % 3, i * 100), Result::Ok);
+    hs.push_back(h);
+  }
+  Handle dormant = w.create(0, Tier::Dormant, 0, Pos{0, 0, 5000});
+  ASSERT_EQ(give<Piece>(w, dormant, 3, 0), Result::Ok);
+  u32 pieces_before = w.stats<Piece>().taken;
+
+  std::vector<bool> seen(1000, false);
+  u32 visits = 0, queued = 0;
+  w.for_each_simulated([&](TestWorld::Record& r) {
+    ++visits;
+    u32 id = r.payload.id;
+    ASSERT_LT(id, 1000u);
+    EXPECT_FALSE(seen[id]) << "visited twice: " << id;
+    seen[id] = true;
+    // Every record and its components stay readable mid-loop, queued or not.
+    EXPECT_EQ(tags<Piece>(w, r.header.handle).size(), 1 + id % 16);
+    EXPECT_EQ(tags<Piece>(w, r.header.handle)[0], id * 100);
+    if (id % 3 != 1) {  // kill two thirds, including entities already visited
+      if (!w.dying(r.header.handle)) {  // else queued from an earlier visit (below)
+        EXPECT_EQ(w.queue_destroy(r.header.handle), Result::Ok);
+        ++queued;
+      }
+      EXPECT_EQ(w.queue_destroy(r.header.handle), Result::AlreadyQueued);
+      // Kill one not yet visited too, from inside the loop.
+      Handle ahead = hs[(id + 500) % 1000];
+      if (!w.dying(ahead) && ((id + 500) % 1000) % 3 != 1) {
+        EXPECT_EQ(w.queue_destroy(ahead), Result::Ok);
+        ++queued;
+      }
+    }
+  });
+  EXPECT_EQ(visits, 1000u);
+  for (bool s : seen) EXPECT_TRUE(s);
+  EXPECT_EQ(w.pending_destructions().size(), queued);
+  // Not applied yet: everyone alive, pools untouched, queued ones flagged.
+  EXPECT_EQ(w.live_count(), 1001u);
+  EXPECT_EQ(w.stats<Piece>().taken, pieces_before);
+  for (u32 i = 0; i < 1000; ++i) {
+    EXPECT_TRUE(w.alive(hs[i]));
+    EXPECT_EQ(w.dying(hs[i]), i % 3 != 1) << i;
+  }
+  EXPECT_EQ(violations(w), "");
+
+  u32 expected_pieces = 3;
+  for (u32 i = 0; i < 1000; ++i)
+    if (i % 3 == 1) expected_pieces += 1 + i % 16;
+  EXPECT_EQ(w.apply_destructions(), queued);
+  EXPECT_EQ(w.pending_destructions().size(), 0u);
+  EXPECT_EQ(w.apply_destructions(), 0u);
+  for (u32 i = 0; i < 1000; ++i) {
+    EXPECT_EQ(w.alive(hs[i]), i % 3 == 1) << i;
+    if (i % 3 == 1) {
+      EXPECT_FALSE(w.dying(hs[i]));
+      auto t = tags<Piece>(w, hs[i]);
+      ASSERT_EQ(t.size(), 1 + i % 16);
+      for (u32 k = 0; k < t.size(); ++k) EXPECT_EQ(t[k], i * 100 + k);
+    }
+  }
+  EXPECT_EQ(w.stats<Piece>().taken, expected_pieces);
+  EXPECT_EQ(w.live_count(), 1001u - queued);
+  EXPECT_EQ(violations(w), "");
+}
+
+TEST(Destruction, DestroyingAQueuedEntityTakesItOffTheQueue) {
+  TestWorld w(make_config(2, 100, 10, 10));
+  Handle a = w.create(0, Tier::Simulated, 0), b = w.create(0, Tier::Simulated, 0);
+  ASSERT_EQ(w.queue_destroy(a), Result::Ok);
+  ASSERT_EQ(w.queue_destroy(b), Result::Ok);
+  ASSERT_EQ(w.destroy(a), Result::Ok);
+  EXPECT_EQ(w.pending_destructions().size(), 1u);
+  EXPECT_EQ(violations(w), "");
+  // The index is reused and queued again many times: the queue never overflows or
+  // holds a dead handle.
+  for (int i = 0; i < 50; ++i) {
+    Handle c = w.create(0, Tier::Dormant, 0);
+    ASSERT_FALSE(c.is_null());
+    ASSERT_EQ(w.queue_destroy(c), Result::Ok);
+    ASSERT_EQ(w.destroy(c), Result::Ok);
+    ASSERT_LE(w.pending_destructions().size(), 2u);
+  }
+  EXPECT_EQ(violations(w), "");
+  EXPECT_EQ(w.apply_destructions(), 1u);
+  EXPECT_FALSE(w.alive(b));
+  EXPECT_EQ(w.live_count(), 0u);
+  EXPECT_EQ(violations(w), "");
+}
+
+// A world with many owners spread through the pools, and the expected contents after a
+// batch dies: the contents of every survivor must come out the same for any strategy.
+struct BatchFixture {
+  TestWorld w{make_config(600, 20000, 5000, 2000)};
+  std::vector<Handle> all;
+  std::map<u32, std::vector<u32>> expect_pieces, expect_volumes;
+  BatchFixture() {
+    for (u32 i = 0; i < 500; ++i) {
+      Handle h = w.create(i % 200, i % 2 ? Tier::Dormant : Tier::Simulated, 0, Pos{0, 0, i});
+      give<Piece>(w, h, 1 + (i * 7) % 32, i * 100);
+      give<Volume>(w, h, (i * 3) % 9, i * 100);
+      w.reserve<Piece>(h, i % 2 ? 0u : std::min<u32>(1, 31 - (i * 7) % 32));  // some reserved-unused
+      all.push_back(h);
+    }
+  }
+  // Handles of the victims (with duplicates and stale handles mixed in).
+  std::vector<Handle> batch_of(u32 every, u32 stale) {
+    std::vector<Handle> batch;
+    for (u32 i = 0; i < all.size(); i += every) {
+      batch.push_back(all[i]);
+      if (i % (every * 5) == 0) batch.push_back(all[i]);  // duplicate
+    }
+    for (u32 i = 0; i < stale; ++i) batch.push_back(Handle{all[i].index, all[i].generation + 77});
+    batch.push_back(Handle{});
+    return batch;
+  }
+  // volumes_too: the batch was released from the volume pool as well as the piece pool.
+  void expect_survivors(const std::vector<Handle>& batch, bool volumes_too) {
+    std::vector<bool> dead(all.size(), false);
+    for (Handle h : batch)
+      for (u32 i = 0; i < all.size(); ++i)
+        if (all[i] == h) dead[i] = true;
+    u32 pieces = 0;
+    for (u32 i = 0; i < all.size(); ++i) {
+      if (dead[i]) {
+        EXPECT_EQ(TestWorld::list<Piece>(*w.find(all[i])).reserved, 0) << i;
+        u32 volumes_left = volumes_too ? 0 : (i * 3) % 9;
+        EXPECT_EQ(TestWorld::list<Volume>(*w.find(all[i])).reserved, volumes_left) << i;
+        continue;
+      }
+      auto t = tags<Piece>(w, all[i]);
+      ASSERT_EQ(t.size(), 1 + (i * 7) % 32) << i;
+      for (u32 k = 0; k < t.size(); ++k) ASSERT_EQ(t[k], i * 100 + k) << i;
+      auto v = tags<Volume>(w, all[i]);
+      ASSERT_EQ(v.size(), (i * 3) % 9) << i;
+      for (u32 k = 0; k < v.size(); ++k) ASSERT_EQ(v[k], i * 100 + k) << i;
+      pieces += TestWorld::list<Piece>(*w.find(all[i])).reserved;
+    }
+    EXPECT_EQ(w.stats<Piece>().taken, pieces);
+    EXPECT_EQ(violations(w), "");
+  }
+};
+
+class ReleaseBatch : public ::testing::TestWithParam<ReleaseStrategy> {};
+
+TEST_P(ReleaseBatch, ReleasesTheBatchAndKeepsEverySurvivorIntact) {
+  for (u32 every : {1u, 2u, 7u, 50u, 499u}) {
+    BatchFixture f;
+    auto batch = f.batch_of(every, 10);
+    u32 dead_pieces = 0;
+    std::vector<bool> counted(f.all.size(), false);
+    for (Handle h : batch)
+      for (u32 i = 0; i < f.all.size(); ++i)
+        if (f.all[i] == h && !counted[i]) { counted[i] = true; dead_pieces += TestWorld::list<Piece>(*f.w.find(h)).reserved; }
+    u32 taken = f.w.stats<Piece>().taken;
+    f.w.begin_tick();
+    f.w.release_batch<Piece>(batch, GetParam());
+    f.w.release_batch<Volume>(batch, GetParam());
+    EXPECT_EQ(f.w.stats<Piece>().taken, taken - dead_pieces) << "every " << every;
+    EXPECT_EQ(f.w.stats<Piece>().tick.removes, dead_pieces);
+    if (GetParam() != ReleaseStrategy::Auto) {
+      EXPECT_EQ(f.w.last_release_strategy<Piece>(), GetParam());
+    }
+    // Every survivor moved at most once.
+    EXPECT_LE(f.w.stats<Piece>().tick.rewires, taken - dead_pieces);
+    // The entities themselves live on.
+    for (Handle h : f.all) EXPECT_TRUE(f.w.alive(h));
+    f.expect_survivors(batch, true);
+    // Releasing the same batch again changes nothing.
+    f.w.release_batch<Piece>(batch, GetParam());
+    EXPECT_EQ(f.w.stats<Piece>().taken, taken - dead_pieces);
+    f.expect_survivors(batch, true);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, ReleaseBatch,
+                         ::testing::Values(ReleaseStrategy::TailFill, ReleaseStrategy::Compact, ReleaseStrategy::Auto),
+                         [](const auto& info) {
+                           switch (info.param) {
+                             case ReleaseStrategy::TailFill: return std::string("TailFill");
+                             case ReleaseStrategy::Compact: return std::string("Compact");
+                             default: return std::string("Auto");
+                           }
+                         });
+
+TEST(ReleaseBatchChoice, AutoTailFillsFewAndCompactsMany) {
+  {
+    BatchFixture f;
+    std::vector<Handle> one{f.all[3]};  // one victim near the front: compaction would walk the pool
+    f.w.begin_tick();
+    f.w.release_batch<Piece>(one);
+    EXPECT_EQ(f.w.last_release_strategy<Piece>(), ReleaseStrategy::TailFill);
+    EXPECT_LE(f.w.stats<Piece>().tick.rewires, 32u);  // at most one move per hole
+    f.expect_survivors(one, false);
+  }
+  {
+    BatchFixture f;
+    auto half = f.batch_of(2, 0);
+    f.w.release_batch<Piece>(half);
+    EXPECT_EQ(f.w.last_release_strategy<Piece>(), ReleaseStrategy::Compact);
+    f.expect_survivors(half, false);
+  }
+  {
+    // Compaction keeps survivors in their pool order (a stable sweep).
+    BatchFixture f;
+    auto half = f.batch_of(2, 0);
+    std::vector<u32> order_before;
+    auto& p = f.w.pool<Piece>();
+    for (u32 s = 0; s < p.taken(); ++s) {
+      u32 owner = p.owners[s].owner_index;
+      bool dies = false;
+      for (Handle h : half) dies |= h.index == owner;
+      if (!dies) order_before.push_back(p.items[s].tag);
+    }
+    f.w.release_batch<Piece>(half, ReleaseStrategy::Compact);
+    std::vector<u32> order_after;
+    for (u32 s = 0; s < p.taken(); ++s) order_after.push_back(p.items[s].tag);
+    EXPECT_EQ(order_after, order_before);
+  }
+}
+
+TEST(Destruction, ApplyReleasesEveryPoolInOneBatch) {
+  BatchFixture f;
+  auto victims = f.batch_of(3, 0);
+  u32 queued = 0;
+  for (Handle h : victims)
+    if (f.w.queue_destroy(h) == Result::Ok) ++queued;
+  f.w.begin_tick();
+  EXPECT_EQ(f.w.apply_destructions(), queued);
+  for (u32 i = 0; i < f.all.size(); ++i) EXPECT_EQ(f.w.alive(f.all[i]), i % 3 != 0);
+  EXPECT_EQ(f.w.stats<Sensor>().taken, 0u);
+  EXPECT_EQ(violations(f.w), "");
+  // Survivors kept their components.
+  for (u32 i = 0; i < f.all.size(); ++i) {
+    if (i % 3 == 0) continue;
+    auto t = tags<Piece>(f.w, f.all[i]);
+    ASSERT_EQ(t.size(), 1 + (i * 7) % 32);
+    EXPECT_EQ(t.back(), i * 100 + u32(t.size()) - 1);
+  }
+}
+
+}  // namespace

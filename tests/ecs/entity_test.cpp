@@ -1,0 +1,305 @@
+// entity_test.cpp — entity handles, lookup, generations, and moves between chunks and tiers.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <vector>
+
+#include "test_world.h"
+
+using namespace ecs_test;
+
+namespace {
+
+TEST(Entity, CreateAndLookupInBothTiers) {
+  TestWorld w(make_config(16, 100, 10, 10));
+  Handle s = w.create(3, Tier::Simulated, 7, Pos{1, 2, 11});
+  Handle d = w.create(5, Tier::Dormant, 8, Pos{3, 4, 22});
+  ASSERT_FALSE(s.is_null());
+  ASSERT_FALSE(d.is_null());
+  EXPECT_NE(s, d);
+  ASSERT_NE(w.lookup(s, 3), nullptr);
+  ASSERT_NE(w.lookup(d, 5), nullptr);
+  EXPECT_EQ(w.lookup(s, 3)->payload.id, 11u);
+  EXPECT_EQ(w.lookup(d, 5)->payload.id, 22u);
+  EXPECT_EQ(w.lookup(s, 3)->header.kind, 7);
+  EXPECT_EQ(Tier(w.lookup(s, 3)->header.tier), Tier::Simulated);
+  EXPECT_EQ(Tier(w.lookup(d, 5)->header.tier), Tier::Dormant);
+  EXPECT_EQ(w.live_count(), 2u);
+  EXPECT_EQ(w.simulated_count(), 1u);
+  EXPECT_EQ(w.store().dormant(5).count, 1u);
+  EXPECT_EQ(w.payload(d)->x, 3.f);
+}
+
+TEST(Entity, LookupWithTheWrongChunkFindsNothing) {
+  TestWorld w(make_config(16, 100, 10, 10));
+  Handle s = w.create(3, Tier::Simulated, 0);
+  Handle d = w.create(5, Tier::Dormant, 0);
+  EXPECT_EQ(w.lookup(s, 4), nullptr);
+  EXPECT_EQ(w.lookup(d, 3), nullptr);
+  EXPECT_EQ(w.lookup(d, 100000), nullptr);
+  EXPECT_NE(w.find(d), nullptr);  // find() ignores the chunk
+}
+
+TEST(Entity, SlotZeroIsNeverValid) {
+  TestWorld w(make_config(4, 10, 10, 10));
+  std::vector<Handle> hs;
+  for (int i = 0; i < 4; ++i) hs.push_back(w.create(0, Tier::Simulated, 0));
+  for (Handle h : hs) EXPECT_NE(h.index, 0u);
+  for (u32 g = 0; g < 4; ++g) {
+    Handle zero{0, g};
+    EXPECT_TRUE(zero.is_null());
+    EXPECT_FALSE(w.alive(zero));
+    EXPECT_EQ(w.find(zero), nullptr);
+    EXPECT_EQ(w.reserve<Piece>(zero, 1), Result::StaleHandle);
+    EXPECT_EQ(w.destroy(zero), Result::StaleHandle);
+  }
+  // Generation 0 of a real index never names an entity either.
+  EXPECT_FALSE(w.alive(Handle{hs[0].index, 0}));
+  // Indices past the directory are rejected, not read.
+  EXPECT_FALSE(w.alive(Handle{5, 1}));
+  EXPECT_FALSE(w.alive(Handle{0xFFFFFFFFu, 1}));
+}
+
+TEST(Entity, StoreFullRefusesAndCounts) {
+  TestWorld w(make_config(3, 10, 10, 10));
+  for (int i = 0; i < 3; ++i) ASSERT_FALSE(w.create(u32(i), Tier(1 + i % 2), 0).is_null());
+  EXPECT_TRUE(w.create(0, Tier::Simulated, 0).is_null());
+  EXPECT_TRUE(w.create(0, Tier::Dormant, 0).is_null());
+  EXPECT_EQ(w.failed_creates(), 2u);
+  EXPECT_EQ(w.live_count(), 3u);
+  EXPECT_EQ(violations(w), "");
+}
+
+TEST(Entity, BadChunkOrTierRefusesCreate) {
+  TestWorld w(make_config(3, 10, 10, 10));
+  EXPECT_TRUE(w.create(w.grid().chunk_count(), Tier::Simulated, 0).is_null());
+  EXPECT_TRUE(w.create(0, Tier::Free, 0).is_null());
+  EXPECT_EQ(w.failed_creates(), 2u);
+  EXPECT_EQ(w.live_count(), 0u);
+}
+
+TEST(Entity, StaleHandleAfterDestroyIsRejectedEverywhere) {
+  TestWorld w(make_config(8, 100, 10, 10));
+  Handle h = w.create(2, Tier::Simulated, 0);
+  ASSERT_EQ(give<Piece>(w, h, 3, 0), Result::Ok);
+  ASSERT_EQ(w.destroy(h), Result::Ok);
+  EXPECT_FALSE(w.alive(h));
+  EXPECT_EQ(w.find(h), nullptr);
+  EXPECT_EQ(w.lookup(h, 2), nullptr);
+  EXPECT_EQ(w.payload(h), nullptr);
+  EXPECT_EQ(w.destroy(h), Result::StaleHandle);
+  EXPECT_EQ(w.reserve<Piece>(h, 1), Result::StaleHandle);
+  EXPECT_EQ(w.add<Piece>(h, Piece{}), Result::StaleHandle);
+  EXPECT_EQ(w.remove_one<Piece>(h, 0), Result::StaleHandle);
+  EXPECT_EQ(w.release_all<Piece>(h), Result::StaleHandle);
+  EXPECT_EQ(w.queue_destroy(h), Result::StaleHandle);
+  EXPECT_EQ(w.move_chunk(h, 3), Result::StaleHandle);
+  EXPECT_EQ(w.set_tier(h, Tier::Dormant), Result::StaleHandle);
+  EXPECT_EQ(w.stats<Piece>().taken, 0u);
+  EXPECT_EQ(violations(w), "");
+}
+
+TEST(Entity, StaleHandleNeverResolvesToTheEntityReusingItsIndex) {
+  TestWorld w(make_config(1, 100, 10, 10));  // one index: every create reuses it
+  Handle old = w.create(1, Tier::Simulated, 0, Pos{0, 0, 1});
+  ASSERT_EQ(give<Piece>(w, old, 2, 10), Result::Ok);
+  ASSERT_EQ(w.destroy(old), Result::Ok);
+  Handle fresh = w.create(1, Tier::Simulated, 0, Pos{0, 0, 2});
+  ASSERT_FALSE(fresh.is_null());
+  ASSERT_EQ(fresh.index, old.index);
+  EXPECT_NE(fresh.generation, old.generation);
+  EXPECT_EQ(w.find(old), nullptr);
+  EXPECT_EQ(w.lookup(old, 1), nullptr);
+  EXPECT_EQ(w.reserve<Piece>(old, 1), Result::StaleHandle);
+  EXPECT_EQ(w.destroy(old), Result::StaleHandle);
+  EXPECT_EQ(w.queue_destroy(old), Result::StaleHandle);
+  EXPECT_EQ(w.move_chunk(old, 0), Result::StaleHandle);
+  EXPECT_EQ(w.set_tier(old, Tier::Dormant), Result::StaleHandle);
+  ASSERT_TRUE(w.alive(fresh));
+  EXPECT_EQ(w.find(fresh)->payload.id, 2u);
+  EXPECT_EQ(w.stats<Piece>().taken, 0u);
+  // Many generations later an old handle is still rejected.
+  Handle cur = fresh;
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(w.destroy(cur), Result::Ok);
+    cur = w.create(0, Tier(1 + i % 2), 0);
+    EXPECT_FALSE(w.alive(old));
+    EXPECT_FALSE(w.alive(fresh));
+  }
+  EXPECT_EQ(violations(w), "");
+}
+
+// A snapshot of a pool's bytes in [0, taken): items and back-pointers.
+template <class C>
+std::vector<unsigned char> pool_bytes(TestWorld& w) {
+  auto& p = w.pool<C>();
+  std::vector<unsigned char> out(p.taken() * (sizeof(C) + sizeof(BackPointer)));
+  std::memcpy(out.data(), p.items.get(), p.taken() * sizeof(C));
+  std::memcpy(out.data() + p.taken() * sizeof(C), p.owners.get(), p.taken() * sizeof(BackPointer));
+  return out;
+}
+
+// Makes whole pages of a buffer read-only (or writable again); returns bytes covered.
+size_t protect_pages(const void* begin, size_t bytes, int prot) {
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  uintptr_t lo = (uintptr_t(begin) + page - 1) / page * page;
+  uintptr_t hi = (uintptr_t(begin) + bytes) / page * page;
+  if (hi <= lo) return 0;
+  EXPECT_EQ(mprotect(reinterpret_cast<void*>(lo), hi - lo, prot), 0);
+  return hi - lo;
+}
+
+TEST(Entity, TierMovesTouchNoPoolEntry) {
+  TestWorld w(make_config(64, 200000, 100000, 100000));
+  // Filler so the entities under test sit on whole pages of every pool.
+  Handle filler = w.create(0, Tier::Dormant, 0);
+  ASSERT_EQ(w.reserve<Piece>(filler, 32), Result::Ok);
+  std::vector<Handle> hs;
+  for (u32 i = 0; i < 40; ++i) {
+    Handle h = w.create(i % 7, i % 2 ? Tier::Dormant : Tier::Simulated, 0, Pos{0, 0, i});
+    ASSERT_EQ(give<Piece>(w, h, 1 + i % 30, i * 100), Result::Ok);
+    ASSERT_EQ(give<Volume>(w, h, 1 + i % 8, i * 100), Result::Ok);
+    ASSERT_EQ(give<Sensor>(w, h, i % 4, i * 100), Result::Ok);
+    hs.push_back(h);
+  }
+  auto before_p = pool_bytes<Piece>(w), before_v = pool_bytes<Volume>(w), before_s = pool_bytes<Sensor>(w);
+  PoolCounters before_counts = w.stats<Piece>().total;
+  std::vector<std::vector<u32>> before_tags;
+  for (Handle h : hs) before_tags.push_back(tags<Piece>(w, h));
+
+  // Every pool page read-only: any write from a tier move would fault.
+  auto& pp = w.pool<Piece>();
+  auto& pv = w.pool<Volume>();
+  auto& ps = w.pool<Sensor>();
+  size_t covered = protect_pages(pp.items.get(), pp.capacity() * sizeof(Piece), PROT_READ) +
+                   protect_pages(pp.owners.get(), pp.capacity() * sizeof(BackPointer), PROT_READ) +
+                   protect_pages(pv.items.get(), pv.capacity() * sizeof(Volume), PROT_READ) +
+                   protect_pages(pv.owners.get(), pv.capacity() * sizeof(BackPointer), PROT_READ) +
+                   protect_pages(ps.items.get(), ps.capacity() * sizeof(Sensor), PROT_READ) +
+                   protect_pages(ps.owners.get(), ps.capacity() * sizeof(BackPointer), PROT_READ);
+  EXPECT_GT(covered, 0u);
+  u32 sim_before = w.simulated_count();
+  for (Handle h : hs) {
+    Tier t = Tier(w.find(h)->header.tier);
+    const void* old_addr = w.find(h);
+    ASSERT_EQ(w.set_tier(h, t == Tier::Simulated ? Tier::Dormant : Tier::Simulated), Result::Ok);
+    EXPECT_NE(static_cast<const void*>(w.find(h)), old_addr);  // the record itself moved
+  }
+  EXPECT_EQ(w.simulated_count(), 40 - sim_before);
+  for (Handle h : hs) ASSERT_EQ(w.set_tier(h, Tier(w.find(h)->header.tier)), Result::Ok);  // no-op
+  protect_pages(pp.items.get(), pp.capacity() * sizeof(Piece), PROT_READ | PROT_WRITE);
+  protect_pages(pp.owners.get(), pp.capacity() * sizeof(BackPointer), PROT_READ | PROT_WRITE);
+  protect_pages(pv.items.get(), pv.capacity() * sizeof(Volume), PROT_READ | PROT_WRITE);
+  protect_pages(pv.owners.get(), pv.capacity() * sizeof(BackPointer), PROT_READ | PROT_WRITE);
+  protect_pages(ps.items.get(), ps.capacity() * sizeof(Sensor), PROT_READ | PROT_WRITE);
+  protect_pages(ps.owners.get(), ps.capacity() * sizeof(BackPointer), PROT_READ | PROT_WRITE);
+
+  EXPECT_EQ(pool_bytes<Piece>(w), before_p);
+  EXPECT_EQ(pool_bytes<Volume>(w), before_v);
+  EXPECT_EQ(pool_bytes<Sensor>(w), before_s);
+  EXPECT_EQ(w.stats<Piece>().total.rewires, before_counts.rewires);
+  for (size_t i = 0; i < hs.size(); ++i) {
+    const auto* r = w.find(hs[i]);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->payload.id, i);
+    EXPECT_EQ(Tier(r->header.tier), i % 2 ? Tier::Simulated : Tier::Dormant);
+    EXPECT_EQ(w.lookup(hs[i], u32(i % 7)), r);
+    EXPECT_EQ(tags<Piece>(w, hs[i]), before_tags[i]);
+  }
+  EXPECT_EQ(violations(w), "");
+}
+
+TEST(Entity, TierMoveRejectsFree) {
+  TestWorld w(make_config(4, 10, 10, 10));
+  Handle h = w.create(0, Tier::Simulated, 0);
+  EXPECT_EQ(w.set_tier(h, Tier::Free), Result::BadTier);
+  EXPECT_TRUE(w.alive(h));
+  EXPECT_EQ(violations(w), "");
+}
+
+TEST(Entity, ChunkMoveMovesDormantRecordAndRewritesEveryBackPointerChunk) {
+  TestWorld w(make_config(64, 1000, 1000, 1000));
+  std::vector<Handle> hs;
+  for (u32 i = 0; i < 10; ++i) {
+    Handle h = w.create(4, Tier::Dormant, 0, Pos{0, 0, i});
+    ASSERT_EQ(give<Piece>(w, h, 5 + i, i * 100), Result::Ok);
+    ASSERT_EQ(w.reserve<Volume>(h, 3), Result::Ok);  // reserved, not added: chunk must follow too
+    ASSERT_EQ(give<Sensor>(w, h, 2, i * 100), Result::Ok);
+    hs.push_back(h);
+  }
+  ASSERT_EQ(w.store().dormant(4).count, 10u);
+  Handle mover = hs[3];
+  const void* old_addr = w.find(mover);
+  auto before = tags<Piece>(w, mover);
+  ASSERT_EQ(w.move_chunk(mover, 9), Result::Ok);
+  EXPECT_NE(static_cast<const void*>(w.find(mover)), old_addr);
+  EXPECT_EQ(w.store().dormant(4).count, 9u);
+  EXPECT_EQ(w.store().dormant(9).count, 1u);
+  EXPECT_EQ(w.lookup(mover, 4), nullptr);
+  ASSERT_NE(w.lookup(mover, 9), nullptr);
+  EXPECT_EQ(w.find(mover)->payload.id, 3u);
+  EXPECT_EQ(tags<Piece>(w, mover), before);
+  const auto& rec = *w.find(mover);
+  for (u32 k = 0; k < TestWorld::list<Piece>(rec).reserved; ++k)
+    EXPECT_EQ(w.pool<Piece>().owners[TestWorld::list<Piece>(rec).slot[k]].chunk, 9u);
+  for (u32 k = 0; k < TestWorld::list<Volume>(rec).reserved; ++k)
+    EXPECT_EQ(w.pool<Volume>().owners[TestWorld::list<Volume>(rec).slot[k]].chunk, 9u);
+  for (u32 k = 0; k < TestWorld::list<Sensor>(rec).reserved; ++k)
+    EXPECT_EQ(w.pool<Sensor>().owners[TestWorld::list<Sensor>(rec).slot[k]].chunk, 9u);
+  // The others were not disturbed (one of them filled the hole in chunk 4's storage).
+  for (Handle h : hs) {
+    if (h == mover) continue;
+    EXPECT_NE(w.lookup(h, 4), nullptr);
+  }
+  EXPECT_EQ(violations(w), "");
+
+  // Simulated entities change chunk membership without moving their record.
+  Handle sim = w.create(4, Tier::Simulated, 0);
+  ASSERT_EQ(give<Piece>(w, sim, 2, 0), Result::Ok);
+  const void* sim_addr = w.find(sim);
+  ASSERT_EQ(w.move_chunk(sim, 200), Result::Ok);
+  EXPECT_EQ(static_cast<const void*>(w.find(sim)), sim_addr);
+  EXPECT_EQ(w.store().sim_count_in(4), 0u);
+  EXPECT_EQ(w.store().sim_count_in(200), 1u);
+  EXPECT_EQ(w.pool<Piece>().owners[slots<Piece>(w, sim).slot[1]].chunk, 200u);
+  EXPECT_EQ(w.move_chunk(sim, w.grid().chunk_count()), Result::BadChunk);
+  EXPECT_EQ(w.move_chunk(sim, 200), Result::Ok);  // same chunk: nothing to do
+  EXPECT_EQ(violations(w), "");
+}
+
+TEST(Entity, ChunkMoveThenTierMoveKeepsMembershipStraight) {
+  TestWorld w(make_config(64, 1000, 1000, 1000));
+  Handle h = w.create(1, Tier::Simulated, 0);
+  ASSERT_EQ(give<Piece>(w, h, 4, 0), Result::Ok);
+  ASSERT_EQ(w.move_chunk(h, 2), Result::Ok);
+  ASSERT_EQ(w.set_tier(h, Tier::Dormant), Result::Ok);
+  EXPECT_EQ(w.store().dormant(2).count, 1u);
+  EXPECT_EQ(w.store().sim_count_in(2), 0u);
+  ASSERT_EQ(w.move_chunk(h, 3), Result::Ok);
+  ASSERT_EQ(w.set_tier(h, Tier::Simulated), Result::Ok);
+  EXPECT_EQ(w.store().dormant(3).count, 0u);
+  EXPECT_EQ(w.store().sim_count_in(3), 1u);
+  EXPECT_EQ(tags<Piece>(w, h), (std::vector<u32>{0, 1, 2, 3}));
+  EXPECT_EQ(violations(w), "");
+}
+
+TEST(Entity, DormantStorageSpansManyBlocks) {
+  // 100 records per chunk over 32-record blocks: removals from the middle fill holes
+  // from the list's last block and give emptied blocks back.
+  TestWorld w(make_config(300, 1000, 1000, 1000));
+  std::vector<Handle> hs;
+  for (u32 i = 0; i < 100; ++i) hs.push_back(w.create(7, Tier::Dormant, 0, Pos{0, 0, i}));
+  u32 free_before = w.store().free_blocks();
+  for (u32 i = 0; i < 100; i += 3) ASSERT_EQ(w.destroy(hs[i]), Result::Ok);
+  EXPECT_GT(w.store().free_blocks(), free_before);
+  for (u32 i = 0; i < 100; ++i) {
+    if (i % 3 == 0) continue;
+    ASSERT_NE(w.lookup(hs[i], 7), nullptr);
+    EXPECT_EQ(w.lookup(hs[i], 7)->payload.id, i);
+  }
+  EXPECT_EQ(violations(w), "");
+}
+
+}  // namespace

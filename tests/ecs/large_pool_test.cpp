@@ -1,0 +1,72 @@
+// large_pool_test.cpp — a world with pools of 16,000,000+ entries: address space is taken
+// up front, pages are committed only as the pools fill, and the operations work at the
+// far end of the index range.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "test_world.h"
+
+using namespace ecs_test;
+
+namespace {
+
+// Resident set size of this process in bytes (0 when /proc is unavailable).
+size_t resident_bytes() {
+  long pages = 0, resident = 0;
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  int got = std::fscanf(f, "%ld %ld", &pages, &resident);
+  std::fclose(f);
+  return got == 2 ? size_t(resident) * size_t(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+constexpr u32 kBig = 16'000'000;
+
+TEST(LargePool, SixteenMillionEntriesPerPool) {
+  size_t rss_before = resident_bytes();
+  TestWorld w(make_config(200'000, kBig, kBig, kBig));
+  size_t rss_empty = resident_bytes();
+  EXPECT_EQ(w.stats<Piece>().capacity, kBig);
+  EXPECT_EQ(w.stats<Volume>().capacity, kBig);
+#if !defined(__SANITIZE_ADDRESS__)
+  // Pools alone are 16M * (24 + 16) + 16M * (8 + 16) + 16M * (4 + 16) bytes = ~1.3 GB of
+  // address space; an empty world must not have touched it.
+  if (rss_before && rss_empty) {
+    EXPECT_LT(rss_empty - rss_before, size_t(64) << 20);
+  }
+#endif
+
+  // ~3.2M pieces over 100,000 entities, the first half added.
+  std::vector<Handle> hs;
+  for (u32 i = 0; i < 100'000; ++i) {
+    Handle h = w.create(i % w.grid().chunk_count(), i % 4 ? Tier::Dormant : Tier::Simulated, 0, Pos{0, 0, i});
+    ASSERT_FALSE(h.is_null());
+    ASSERT_EQ(w.reserve<Piece>(h, 32), Result::Ok);
+    if (i < 50'000)
+      for (u32 k = 0; k < 32; ++k) w.add<Piece>(h, Piece{.tag = i * 32 + k});
+    hs.push_back(h);
+  }
+  EXPECT_EQ(w.stats<Piece>().taken, 3'200'000u);
+  EXPECT_EQ(w.stats<Piece>().reserved_unused, 1'600'000u);
+
+  // Removal far into the pool rewires across millions of entries.
+  ASSERT_EQ(w.remove_one<Piece>(hs[10], 5), Result::Ok);
+  EXPECT_EQ(w.stats<Piece>().taken, 3'199'999u);
+  auto t = tags<Piece>(w, hs[10]);
+  ASSERT_EQ(t.size(), 31u);
+  EXPECT_EQ(t[5], 10u * 32 + 6);
+  // A mass death of a tenth of the entities, batched.
+  for (u32 i = 0; i < hs.size(); i += 10) ASSERT_EQ(w.queue_destroy(hs[i]), Result::Ok);
+  EXPECT_EQ(w.apply_destructions(), 10'000u);
+  // hs[10] (31 pieces left) is among the dead: 3,199,999 - 9,999 * 32 - 31.
+  EXPECT_EQ(w.stats<Piece>().taken, 2'880'000u);
+  auto t2 = tags<Piece>(w, hs[11]);
+  ASSERT_EQ(t2.size(), 32u);
+  EXPECT_EQ(t2[31], 11u * 32 + 31);
+  EXPECT_EQ(violations(w), "");
+}
+
+}  // namespace
