@@ -75,9 +75,10 @@ struct Body {
   u16 health = {};
   u32 age = {};          // ticks lived
   u32 lifespan = {};     // dies of age at this many ticks
-  u32 amount = {};       // food: crumbs left; corpse: food value
+  u32 amount = {};       // food: crumbs left; corpse: food value; ant: food carried
   u32 cell = {};         // tiles: cell index; others: 0
   u32 last_tick = {};    // last tick this entity was advanced (dormant catch-up)
+  float scent = {};      // ants: strength of the trail being laid (1 at nest/food, fading)
 };
 
 using ColonyEcs = ecs::World<Body, RenderPiece, CollisionVolume, Sensor>;

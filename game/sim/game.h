@@ -5,8 +5,19 @@
 //   [SECTION] Terrain and fields
 //   [SECTION] Colonies and counters
 //   [SECTION] Player commands (the only way input changes the world; recorded for replay)
+//   [SECTION] Visual effects (for the renderer; never read by the simulation)
 //   [SECTION] Game state
 //   [SECTION] Verbs
+//   [SECTION] Building blocks (used by the verbs, the tests and the benchmarks)
+//
+// Entities and tiers:
+//   tiles        one per cell, one render piece, always dormant (chunk-local storage);
+//                the terrain grid below is what the systems read, the tile's piece is
+//                what the renderer and the debugger see (kept in step by set_terrain).
+//   ants         workers, soldiers, queens: simulated when their chunk touches the
+//                simulation region, otherwise dormant and advanced every
+//                rules.dormant_period ticks by a cheaper model.
+//   food, corpse static, always dormant; found through the food grid.
 #pragma once
 #include <array>
 #include <memory>
@@ -21,8 +32,9 @@ namespace colony {
 
 // [SECTION] Terrain and fields
 
-enum class Terrain : u8 { Grass = 0, Dirt, Water, Rock };
-inline bool passable(Terrain t) { return t == Terrain::Grass || t == Terrain::Dirt; }
+inline constexpr int kTicksPerSecond = 60;
+inline constexpr float kDt = 1.0f / kTicksPerSecond;
+inline constexpr u32 kMaxColonies = 4;
 
 enum class Field : u8 { ToFood = 0, ToHome = 1 };  // per colony; danger is shared
 
@@ -41,32 +53,45 @@ struct Colony {
   u32 color = 0xFF'FF'FF'FFu;  // 0xAABBGGRR
   Handle queen;
   double food = 0;            // stored food units
-  u64 alive = 0, born = 0;
+  u64 alive = 0, born = 0;    // ants (workers, soldiers, queen)
   DeathCounts died;
   u64 delivered = 0;          // food units delivered to the nest
+  bool starving = false;      // food ran out: ants die of hunger until it comes back
 };
 
 // [SECTION] Player commands
 
-enum class CommandKind : u8 { Bomb, BigBomb, Ignite, PlaceFood, PaintTerrain, SpawnAnts, KillPercent };
+enum class CommandKind : u8 { Bomb, BigBomb, Ignite, PlaceFood, PaintTerrain, SpawnAnts, KillPercent, Count };
+const char* command_kind_name(CommandKind k);
 
 struct Command {
   CommandKind kind = CommandKind::Bomb;
   float x = 0, y = 0;       // world position in cells
-  float radius = 0;         // bomb radius, paint radius
+  float radius = 0;         // bomb kill radius (0 = default), fire/paint radius, spawn scatter
   u32 count = 0;            // spawn count, food crumbs, kill percent
   u8 colony = 0;
   Kind caste = Kind::Worker;
   Terrain terrain = Terrain::Grass;
 };
+inline constexpr float kBombRadius = 6, kBigBombRadius = 16;
 
 // Per-system wall time of the last tick and totals (ms), for the HUD, debugger and report.
+// Measured only; never read by the simulation.
 struct SystemTimes {
   enum Id { Simulate = 0, Pheromones, Fire, Destroy, Regions, Dormant, Count };
   std::array<double, Count> last_ms{};
   std::array<double, Count> total_ms{};
 };
 const char* system_name(SystemTimes::Id id);
+
+// [SECTION] Visual effects
+
+// A recent explosion, for the renderer's flash, shockwave and debris.
+struct Blast {
+  float x = 0, y = 0, radius = 0, outer = 0;
+  u64 tick = 0;
+  u32 killed = 0, maimed = 0;
+};
 
 // [SECTION] Game state
 
@@ -82,22 +107,41 @@ struct Game {
   std::vector<Handle> tiles;
   std::vector<u16> fire;      // remaining burn ticks per cell, 0 = not burning
   std::vector<u8> scorch;     // 0..255 scorch darkness per cell (bomb marks)
+  std::vector<u32> burning;   // cells on fire, in ignition order
+  std::vector<u32> chunk_burning;  // burning cells per chunk (fire victims are looked up by chunk)
 
   // Pheromones: per colony to-food and to-home, plus one shared danger field.
   std::vector<std::vector<float>> fields;  // index colony * 2 + Field
   std::vector<float> danger;
 
+  // Food sources and corpses by cell (a food source covers the 3x3 cells around it).
+  std::vector<Handle> food_at;
+  u32 food_sources = 0;  // live food-source entities
+
   std::vector<Colony> colonies;
-  Rng rng;  // the world's random stream (seeded)
+  Rng rng;         // the world's random stream (spawns, random food)
+  Rng event_rng;   // scenario events (bomb jitter)
+  std::vector<u64> event_next;  // per scenario event: next tick it fires (~0 = done)
 
   // Simulation region in cells: chunks intersecting it are simulated, the rest dormant.
   float region_x = 0, region_y = 0, region_w = 0, region_h = 0;
+  std::vector<u8> chunk_simulated;  // per chunk: 1 when its ants are in the simulated tier
 
   std::vector<Command> pending_commands;  // applied at the start of the next tick
   std::vector<u64> dirty_chunks_stamp;    // tick at which each chunk's tiles last changed (renderer cache)
   u64 spawn_refused = 0;                  // births refused for lack of pool capacity
   u64 invariant_violations = 0;
   SystemTimes times;
+  std::vector<Blast> blasts;              // explosions of the last few seconds
+
+  // Scratch, reused every tick (not state: empty between ticks).
+  struct Move { Handle h; u32 chunk; };
+  std::vector<Move> scratch_moves;
+  std::vector<Handle> scratch_handles;
+  struct CorpseOrder { float x, y, heading; u8 colony; u8 legs; Kind kind; };
+  std::vector<CorpseOrder> scratch_corpses;
+  std::vector<u64> occupancy;             // per cell: tick << 32 | ant index (combat contacts)
+  std::vector<u32> scratch_cells;
 };
 
 // [SECTION] Verbs
@@ -112,5 +156,46 @@ void queue_command(Game& g, const Command& c);
 void set_sim_region(Game& g, float x, float y, float w, float h);
 // Hash of everything that affects the future.
 u64 state_hash(const Game& g);
+
+// Totals over all colonies.
+u64 ants_alive(const Game& g);
+u64 ants_born(const Game& g);
+DeathCounts ants_died(const Game& g);
+
+// [SECTION] Building blocks
+
+inline bool in_map(const Game& g, int cx, int cy) { return cx >= 0 && cy >= 0 && u32(cx) < g.width && u32(cy) < g.height; }
+inline u32 cell_index(const Game& g, int cx, int cy) { return u32(cy) * g.width + u32(cx); }
+inline bool is_ant(Kind k) { return k == Kind::Worker || k == Kind::Soldier || k == Kind::Queen; }
+
+// Spawns one ant with its pieces, volumes and sensors. Returns the null handle (and
+// counts a refused spawn) when the store or a pool has no room.
+Handle spawn_ant(Game& g, u8 colony, Kind caste, float x, float y, float heading);
+// Places a food source (crumbs 1..31) centred on a cell. Null handle when refused.
+Handle spawn_food(Game& g, float x, float y, u32 crumbs);
+
+// Explosion: kills every ant within radius, maims ants in the ring out to outer, sets
+// grass on fire, scorches and leaves danger scent. Deaths are queued (see apply_deaths).
+Blast apply_bomb(Game& g, float x, float y, float radius, float outer);
+void ignite(Game& g, float x, float y, float radius);
+void set_terrain(Game& g, u32 cell, Terrain t);
+// Kills an ant (queued): counts the death, leaves a corpse where the cause does.
+// Returns false if it was already dying.
+bool kill_ant(Game& g, Record& r, DeathCause cause);
+// Removes one leg (side 0/1, or either when side > 1) or, when legs are gone or
+// prefer_antenna, one antenna. Returns false when there was nothing to remove.
+bool maim_ant(Game& g, Record& r, bool prefer_antenna, u32 side);
+// The one point where queued deaths happen (batched release), then corpses are laid.
+u32 apply_deaths(Game& g);
+// Food: one bite from a food source or corpse under the ant, picked up as a carried
+// piece. Returns true when the ant now carries food.
+bool take_food(Game& g, Record& ant);
+// Delivers carried food to the ant's colony (removes the carried piece).
+bool deliver_food(Game& g, Record& ant);
+// Runs the validator; counts violations into g.invariant_violations. Returns the list.
+std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports = 16);
+
+// Render piece local index of the carried-food piece, or -1.
+int carried_piece(ColonyEcs& ecs, const Record& r);
 
 }  // namespace colony

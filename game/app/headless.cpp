@@ -1,0 +1,140 @@
+// headless.cpp — runs a scenario without a window: load, build, tick N times (with the
+// validator every tick when asked), print progress to stderr, write the JSON report.
+#include "headless.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "game.h"
+
+namespace colony {
+
+double resident_mb() {
+  long pages = 0, resident = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return double(resident) * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+namespace {
+
+nlohmann::json deaths_json(const DeathCounts& d) {
+  nlohmann::json j = nlohmann::json::object();
+  for (size_t i = 0; i < d.by_cause.size(); ++i) j[death_cause_name(DeathCause(i))] = d.by_cause[i];
+  j["total"] = d.total();
+  return j;
+}
+
+std::string hex(u64 v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
+  return buf;
+}
+
+}  // namespace
+
+std::string report_json(const Game& g, const RunInfo& info) {
+  using nlohmann::json;
+  json r;
+  r["scenario"] = g.scenario.path;
+  r["ticks"] = g.tick;
+  r["seed"] = g.seed;
+  r["state_hash"] = hex(state_hash(g));
+  r["ants"] = {{"alive", ants_alive(g)}, {"born", ants_born(g)}, {"died", deaths_json(ants_died(g))}};
+  json cols = json::array();
+  for (size_t i = 0; i < g.colonies.size(); ++i) {
+    const Colony& c = g.colonies[i];
+    cols.push_back({{"index", i}, {"alive", c.alive}, {"born", c.born}, {"died", deaths_json(c.died)},
+                    {"food", c.food}, {"delivered", c.delivered}, {"queen_alive", !c.queen.is_null()}});
+  }
+  r["colonies"] = cols;
+  json pools = json::object();
+  for (const ecs::PoolStats* st : g.ecs->all_stats()) {
+    pools[st->name] = {{"capacity", st->capacity},
+                       {"taken", st->taken},
+                       {"high_water", st->high_water},
+                       {"failed_reservations", st->total.failed_reservations},
+                       {"rewires", st->total.rewires},
+                       {"reserves", st->total.reserves},
+                       {"removes", st->total.removes},
+                       {"reserved_unused", st->reserved_unused}};
+  }
+  r["pools"] = pools;
+  r["entities"] = {{"live", g.ecs->live_count()}, {"simulated", g.ecs->simulated_count()},
+                   {"capacity", g.ecs->store().max_entities()}, {"failed_creates", g.ecs->failed_creates()}};
+  r["spawn_refused"] = g.spawn_refused;
+  r["invariant_violations"] = g.invariant_violations;
+  json timing = json::object();
+  for (int i = 0; i < SystemTimes::Count; ++i) timing[system_name(SystemTimes::Id(i))] = g.times.total_ms[size_t(i)];
+  r["timing_ms"] = timing;
+  r["wall_s"] = info.wall_s;
+  r["ticks_per_s"] = info.wall_s > 0 ? double(g.tick) / info.wall_s : 0.0;
+  r["rss_mb"] = {{"start", info.rss_start_mb}, {"end", info.rss_end_mb}};
+  return r.dump(2) + "\n";
+}
+
+int run_headless(const Options& o) {
+  Scenario scenario;
+  std::string err;
+  if (!load_scenario(o.scenario, scenario, &err)) {
+    std::fprintf(stderr, "colony: %s\n", err.c_str());
+    return 2;
+  }
+  u64 seed = o.seed_given ? o.seed : scenario.seed;
+  std::unique_ptr<Game> game = make_game(scenario, seed, &err);
+  if (!game) {
+    std::fprintf(stderr, "colony: %s\n", err.c_str());
+    return 2;
+  }
+  Game& g = *game;
+  RunInfo info;
+  info.rss_start_mb = resident_mb();
+  const bool tty = isatty(STDERR_FILENO);
+  auto start = std::chrono::steady_clock::now();
+  auto last_print = start;
+  u64 last_tick = 0;
+  std::string first_violation;
+  auto progress = [&](bool final) {
+    auto now = std::chrono::steady_clock::now();
+    double dt = std::chrono::duration<double>(now - last_print).count();
+    double tps = dt > 0 ? double(g.tick - last_tick) / dt : 0;
+    std::fprintf(stderr, "%stick %" PRIu64 "/%" PRIu64 "  %.0f TPS  %" PRIu64 " ants alive  %" PRIu64 " violations%s",
+                 tty ? "\r" : "", g.tick, o.ticks, tps, ants_alive(g), g.invariant_violations, tty && !final ? "   " : "\n");
+    std::fflush(stderr);
+    last_print = now;
+    last_tick = g.tick;
+  };
+  for (u64 t = 0; t < o.ticks; ++t) {
+    simulate_tick(g);
+    if (o.validate) {
+      auto v = validate_game(g, 4);
+      if (!v.empty() && first_violation.empty()) first_violation = ecs::describe(v.front());
+    }
+    if ((t & 63) == 0 && std::chrono::steady_clock::now() - last_print > std::chrono::seconds(tty ? 1 : 10)) progress(false);
+  }
+  info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (o.ticks >= 600 || tty) progress(true);
+  info.rss_end_mb = resident_mb();
+  if (!o.report.empty()) {
+    std::ofstream out(o.report);
+    out << report_json(g, info);
+    if (!out) {
+      std::fprintf(stderr, "colony: %s: cannot write the report\n", o.report.c_str());
+      return 2;
+    }
+  }
+  if (g.invariant_violations) {
+    std::fprintf(stderr, "colony: %" PRIu64 " invariant violations; first: %s\n", g.invariant_violations, first_violation.c_str());
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace colony

@@ -1,0 +1,25 @@
+// headless.h — runs a scenario without a window for a number of ticks, with optional
+// per-tick validation, a progress line on stderr and a JSON report.
+#pragma once
+#include <string>
+
+#include "options.h"
+
+namespace colony {
+
+struct Game;
+
+// Exit code: 0 ok, 2 bad input, 3 validation failed.
+int run_headless(const Options& options);
+
+// The report as JSON text (ticks, seed, state_hash, ants, colonies, pools, timing, rss).
+struct RunInfo {
+  double rss_start_mb = 0, rss_end_mb = 0;
+  double wall_s = 0;
+};
+std::string report_json(const Game& g, const RunInfo& info);
+
+// Resident memory of this process in MiB (from /proc/self/statm).
+double resident_mb();
+
+}  // namespace colony

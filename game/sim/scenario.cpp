@@ -1,0 +1,487 @@
+// scenario.cpp — reads a scenario JSON file with nlohmann-json and checks every value.
+// Any problem becomes one line "<file>: <key path>: <problem>"; nothing is half-loaded.
+//
+// Table of contents
+//   [SECTION] Names
+//   [SECTION] Checked reading (key paths, types, ranges, unknown keys)
+//   [SECTION] Sections of the file
+//   [SECTION] Cross-checks (nests on land, capacities)
+//   [SECTION] Entry points
+#include "scenario.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "body_plans.h"
+
+namespace colony {
+
+// [SECTION] Names
+
+const char* terrain_name(Terrain t) {
+  switch (t) {
+    case Terrain::Grass: return "grass";
+    case Terrain::Dirt: return "dirt";
+    case Terrain::Water: return "water";
+    case Terrain::Rock: return "rock";
+    case Terrain::Count: break;
+  }
+  return "?";
+}
+
+const char* event_kind_name(EventKind k) {
+  switch (k) {
+    case EventKind::Bomb: return "bomb";
+    case EventKind::Fire: return "fire";
+    case EventKind::Spawn: return "spawn";
+    case EventKind::Food: return "food";
+  }
+  return "?";
+}
+
+namespace {
+
+using nlohmann::json;
+
+// [SECTION] Checked reading
+
+struct BadInput {
+  std::string path, problem;
+};
+
+std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+std::string at_index(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
+
+const char* type_name(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    case json::value_t::number_float: return "a decimal number";
+    default: return "an integer";
+  }
+}
+
+std::string number_text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// An object whose keys must all be in `allowed`.
+const json& object(const json& v, const std::string& path, std::initializer_list<const char*> allowed) {
+  if (!v.is_object()) throw BadInput{path.empty() ? "(top level)" : path, std::string("expected an object, got ") + type_name(v)};
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const char* k) { return it.key() == k; });
+    if (!ok) throw BadInput{join(path, it.key()), "unknown key"};
+  }
+  return v;
+}
+
+const json& array(const json& v, const std::string& path, size_t min_n, size_t max_n) {
+  if (!v.is_array()) throw BadInput{path, std::string("expected an array, got ") + type_name(v)};
+  if (v.size() < min_n || v.size() > max_n)
+    throw BadInput{path, "expected " + (min_n == max_n ? std::to_string(min_n) : std::to_string(min_n) + " to " + std::to_string(max_n)) + " entries, got " + std::to_string(v.size())};
+  return v;
+}
+
+double number(const json& v, const std::string& path, double lo, double hi) {
+  if (!v.is_number()) throw BadInput{path, std::string("expected a number, got ") + type_name(v)};
+  double d = v.get<double>();
+  if (!std::isfinite(d) || d < lo || d > hi) throw BadInput{path, number_text(d) + " is out of range [" + number_text(lo) + ", " + number_text(hi) + "]"};
+  return d;
+}
+
+u64 integer(const json& v, const std::string& path, u64 lo, u64 hi) {
+  if (v.is_number_float()) throw BadInput{path, "expected an integer, got " + number_text(v.get<double>())};
+  if (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0)
+    throw BadInput{path, std::to_string(v.get<std::int64_t>()) + " is negative"};
+  if (!v.is_number_unsigned()) throw BadInput{path, std::string("expected an integer, got ") + type_name(v)};
+  u64 n = v.get<u64>();
+  if (n < lo || n > hi) throw BadInput{path, std::to_string(n) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+  return n;
+}
+
+std::string string(const json& v, const std::string& path) {
+  if (!v.is_string()) throw BadInput{path, std::string("expected a string, got ") + type_name(v)};
+  return v.get<std::string>();
+}
+
+// Reads key into out when present (the default stays otherwise).
+template <class T, class Read>
+void optional(const json& obj, const char* key, const std::string& path, T& out, Read&& read) {
+  auto it = obj.find(key);
+  if (it != obj.end()) out = T(read(*it, join(path, key)));
+}
+// A key that must be present.
+const json& member(const json& obj, const char* key, const std::string& path) {
+  auto it = obj.find(key);
+  if (it == obj.end()) throw BadInput{join(path, key), "missing"};
+  return *it;
+}
+template <class Read>
+auto required(const json& obj, const char* key, const std::string& path, Read&& read) {
+  auto it = obj.find(key);
+  if (it == obj.end()) throw BadInput{join(path, key), "missing"};
+  return read(*it, join(path, key));
+}
+
+Terrain terrain_kind(const json& v, const std::string& path) {
+  std::string s = string(v, path);
+  for (u8 t = 0; t < u8(Terrain::Count); ++t)
+    if (s == terrain_name(Terrain(t))) return Terrain(t);
+  throw BadInput{path, "unknown terrain '" + s + "' (grass, dirt, water, rock)"};
+}
+
+Kind caste(const json& v, const std::string& path) {
+  std::string s = string(v, path);
+  if (s == "worker") return Kind::Worker;
+  if (s == "soldier") return Kind::Soldier;
+  throw BadInput{path, "unknown caste '" + s + "' (worker, soldier)"};
+}
+
+u32 color(const json& v, const std::string& path) {
+  std::string s = string(v, path);
+  bool ok = s.size() == 7 && s[0] == '#' && std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  if (!ok) throw BadInput{path, "expected a colour like \"#ff8800\", got \"" + s + "\""};
+  u32 rgb = u32(std::stoul(s.substr(1), nullptr, 16));
+  return rgba(rgb >> 16 & 0xFF, rgb >> 8 & 0xFF, rgb & 0xFF);
+}
+
+// [SECTION] Sections of the file
+
+struct Point {
+  float x, y;
+};
+// A position [x, y] inside the map.
+Point point(const json& v, const std::string& path, const Scenario& s) {
+  array(v, path, 2, 2);
+  float x = float(number(v[0], at_index(path, 0), -1e9, 1e9)), y = float(number(v[1], at_index(path, 1), -1e9, 1e9));
+  if (x < 0 || y < 0 || x >= float(s.width) || y >= float(s.height))
+    throw BadInput{path, "(" + number_text(x) + ", " + number_text(y) + ") is outside the " + std::to_string(s.width) + "x" + std::to_string(s.height) + " map"};
+  return {x, y};
+}
+
+void read_world(const json& root, Scenario& s) {
+  const json& w = object(member(root, "world", ""), "world",
+                         {"width", "height", "chunk_size"});
+  s.width = u32(required(w, "width", "world", [](const json& v, const std::string& p) { return integer(v, p, 16, 8192); }));
+  s.height = u32(required(w, "height", "world", [](const json& v, const std::string& p) { return integer(v, p, 16, 8192); }));
+  optional(w, "chunk_size", "world", s.chunk_size, [](const json& v, const std::string& p) { return integer(v, p, 4, 256); });
+}
+
+void read_terrain(const json& root, Scenario& s) {
+  auto it = root.find("terrain");
+  if (it == root.end()) return;
+  const json& t = object(*it, "terrain", {"base", "noise", "shapes"});
+  optional(t, "base", "terrain", s.base, terrain_kind);
+  if (auto n = t.find("noise"); n != t.end()) {
+    const json& nz = object(*n, "terrain.noise", {"scale", "water", "rock", "dirt"});
+    s.noise.enabled = true;
+    auto frac = [](const json& v, const std::string& p) { return number(v, p, 0, 1); };
+    optional(nz, "scale", "terrain.noise", s.noise.scale, [](const json& v, const std::string& p) { return number(v, p, 1, 4096); });
+    optional(nz, "water", "terrain.noise", s.noise.water, frac);
+    optional(nz, "rock", "terrain.noise", s.noise.rock, frac);
+    optional(nz, "dirt", "terrain.noise", s.noise.dirt, frac);
+  }
+  if (auto sh = t.find("shapes"); sh != t.end()) {
+    array(*sh, "terrain.shapes", 0, 100000);
+    for (size_t i = 0; i < sh->size(); ++i) {
+      std::string p = at_index("terrain.shapes", i);
+      const json& o = object((*sh)[i], p, {"terrain", "rect", "circle"});
+      TerrainShape shape;
+      shape.terrain = required(o, "terrain", p, terrain_kind);
+      bool rect = o.contains("rect"), circle = o.contains("circle");
+      if (rect == circle) throw BadInput{p, "needs exactly one of \"rect\" [x, y, w, h] or \"circle\" [x, y, r]"};
+      if (rect) {
+        const json& r = array(o["rect"], join(p, "rect"), 4, 4);
+        shape.x = float(number(r[0], join(p, "rect[0]"), -1e6, 1e6));
+        shape.y = float(number(r[1], join(p, "rect[1]"), -1e6, 1e6));
+        shape.w = float(number(r[2], join(p, "rect[2]"), 0, 1e6));
+        shape.h = float(number(r[3], join(p, "rect[3]"), 0, 1e6));
+      } else {
+        const json& c = array(o["circle"], join(p, "circle"), 3, 3);
+        shape.circle = true;
+        shape.x = float(number(c[0], join(p, "circle[0]"), -1e6, 1e6));
+        shape.y = float(number(c[1], join(p, "circle[1]"), -1e6, 1e6));
+        shape.r = float(number(c[2], join(p, "circle[2]"), 0, 1e6));
+      }
+      s.shapes.push_back(shape);
+    }
+  }
+}
+
+void read_colonies(const json& root, Scenario& s) {
+  const json& cs = array(member(root, "colonies", ""), "colonies", 1, 4);
+  for (size_t i = 0; i < cs.size(); ++i) {
+    std::string p = at_index("colonies", i);
+    const json& o = object(cs[i], p, {"nest", "color", "workers", "soldiers", "spread", "food"});
+    ColonySpec c;
+    Point nest = required(o, "nest", p, [&](const json& v, const std::string& q) { return point(v, q, s); });
+    c.nest_x = nest.x;
+    c.nest_y = nest.y;
+    static constexpr u32 kDefaultColors[4] = {0xFF3040E0u, 0xFFE08030u, 0xFF30C0E0u, 0xFFD040C0u};
+    c.color = kDefaultColors[i];
+    optional(o, "color", p, c.color, color);
+    auto count = [](const json& v, const std::string& q) { return integer(v, q, 0, 50'000'000); };
+    optional(o, "workers", p, c.workers, count);
+    optional(o, "soldiers", p, c.soldiers, count);
+    optional(o, "spread", p, c.spread, [](const json& v, const std::string& q) { return number(v, q, 0, 10000); });
+    optional(o, "food", p, c.food, [](const json& v, const std::string& q) { return number(v, q, 0, 1e12); });
+    s.colonies.push_back(c);
+  }
+}
+
+void read_food(const json& root, Scenario& s) {
+  if (auto f = root.find("food"); f != root.end()) {
+    array(*f, "food", 0, 1'000'000);
+    for (size_t i = 0; i < f->size(); ++i) {
+      std::string p = at_index("food", i);
+      const json& o = object((*f)[i], p, {"at", "crumbs"});
+      FoodSpec fs;
+      Point at = required(o, "at", p, [&](const json& v, const std::string& q) { return point(v, q, s); });
+      fs.x = at.x;
+      fs.y = at.y;
+      optional(o, "crumbs", p, fs.crumbs, [](const json& v, const std::string& q) { return integer(v, q, 1, 31); });
+      s.food.push_back(fs);
+    }
+  }
+  if (auto rf = root.find("random_food"); rf != root.end()) {
+    const json& o = object(*rf, "random_food", {"count", "crumbs"});
+    optional(o, "count", "random_food", s.random_food.count, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000); });
+    if (auto c = o.find("crumbs"); c != o.end()) {
+      array(*c, "random_food.crumbs", 2, 2);
+      s.random_food.crumbs_min = u32(integer((*c)[0], "random_food.crumbs[0]", 1, 31));
+      s.random_food.crumbs_max = u32(integer((*c)[1], "random_food.crumbs[1]", 1, 31));
+      if (s.random_food.crumbs_max < s.random_food.crumbs_min) throw BadInput{"random_food.crumbs", "maximum is below minimum"};
+    }
+  }
+}
+
+void read_region(const json& root, Scenario& s) {
+  auto it = root.find("region");
+  if (it == root.end()) return;
+  const json& o = object(*it, "region", {"x", "y", "w", "h"});
+  auto coord = [](const json& v, const std::string& q) { return number(v, q, 0, 1e6); };
+  optional(o, "x", "region", s.region_x, coord);
+  optional(o, "y", "region", s.region_y, coord);
+  optional(o, "w", "region", s.region_w, coord);
+  optional(o, "h", "region", s.region_h, coord);
+  if (s.region_x >= float(s.width) || s.region_y >= float(s.height))
+    throw BadInput{"region", "starts outside the " + std::to_string(s.width) + "x" + std::to_string(s.height) + " map"};
+}
+
+void read_capacity(const json& root, Scenario& s) {
+  auto it = root.find("capacity");
+  if (it == root.end()) return;
+  const json& o = object(*it, "capacity", {"entities", "render_pieces", "collision_volumes", "sensors", "max_ants"});
+  auto cap = [](const json& v, const std::string& q) { return integer(v, q, 1, 200'000'000); };
+  optional(o, "entities", "capacity", s.capacity.entities, cap);
+  optional(o, "render_pieces", "capacity", s.capacity.render_pieces, cap);
+  optional(o, "collision_volumes", "capacity", s.capacity.collision_volumes, cap);
+  optional(o, "sensors", "capacity", s.capacity.sensors, cap);
+  optional(o, "max_ants", "capacity", s.capacity.max_ants, cap);
+}
+
+void read_rules(const json& root, Scenario& s) {
+  auto it = root.find("rules");
+  if (it == root.end()) return;
+  const json& o = object(*it, "rules",
+                         {"worker_speed", "soldier_speed", "worker_lifespan", "soldier_lifespan", "upkeep", "ant_cost",
+                          "lay_interval", "soldier_fraction", "max_population", "fire_spread", "burn_ticks", "evaporation",
+                          "deposit", "dormant_period", "corpse_ticks"});
+  Rules& r = s.rules;
+  const std::string p = "rules";
+  auto num = [](double lo, double hi) { return [=](const json& v, const std::string& q) { return number(v, q, lo, hi); }; };
+  auto whole = [](u64 lo, u64 hi) { return [=](const json& v, const std::string& q) { return integer(v, q, lo, hi); }; };
+  optional(o, "worker_speed", p, r.worker_speed, num(0, 0.9));
+  optional(o, "soldier_speed", p, r.soldier_speed, num(0, 0.9));
+  optional(o, "worker_lifespan", p, r.worker_lifespan, whole(1, 100'000'000));
+  optional(o, "soldier_lifespan", p, r.soldier_lifespan, whole(1, 100'000'000));
+  optional(o, "upkeep", p, r.upkeep, num(0, 1));
+  optional(o, "ant_cost", p, r.ant_cost, num(0, 1e6));
+  optional(o, "lay_interval", p, r.lay_interval, whole(0, 1'000'000));
+  optional(o, "soldier_fraction", p, r.soldier_fraction, num(0, 1));
+  optional(o, "max_population", p, r.max_population, whole(0, 100'000'000));
+  optional(o, "fire_spread", p, r.fire_spread, num(0, 1));
+  optional(o, "burn_ticks", p, r.burn_ticks, whole(1, 60'000));
+  optional(o, "evaporation", p, r.evaporation, num(0, 1));
+  optional(o, "deposit", p, r.deposit, num(0, 100));
+  optional(o, "dormant_period", p, r.dormant_period, whole(1, 1024));
+  optional(o, "corpse_ticks", p, r.corpse_ticks, whole(1, 100'000'000));
+}
+
+void read_events(const json& root, Scenario& s) {
+  auto it = root.find("events");
+  if (it == root.end()) return;
+  array(*it, "events", 0, 100000);
+  for (size_t i = 0; i < it->size(); ++i) {
+    std::string p = at_index("events", i);
+    const json& o = (*it)[i];
+    if (!o.is_object()) throw BadInput{p, std::string("expected an object, got ") + type_name(o)};
+    EventSpec e;
+    std::string kind = required(o, "kind", p, string);
+    if (kind == "bomb") e.kind = EventKind::Bomb, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "radius", "outer"});
+    else if (kind == "fire") e.kind = EventKind::Fire, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "radius"});
+    else if (kind == "spawn") e.kind = EventKind::Spawn, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "radius", "count", "colony", "caste"});
+    else if (kind == "food") e.kind = EventKind::Food, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "count"});
+    else throw BadInput{join(p, "kind"), "unknown event kind '" + kind + "' (bomb, fire, spawn, food)"};
+    e.tick = required(o, "tick", p, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
+    optional(o, "every", p, e.every, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
+    optional(o, "until", p, e.until, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
+    Point at = required(o, "at", p, [&](const json& v, const std::string& q) { return point(v, q, s); });
+    e.x = at.x;
+    e.y = at.y;
+    optional(o, "spread", p, e.spread, [](const json& v, const std::string& q) { return number(v, q, 0, 1e6); });
+    auto radius = [](const json& v, const std::string& q) {
+      if (v.is_number() && v.get<double>() < 0) throw BadInput{q, "radius must not be negative, got " + number_text(v.get<double>())};
+      return number(v, q, 0, 4096);
+    };
+    e.radius = e.kind == EventKind::Bomb ? 6.0f : (e.kind == EventKind::Fire ? 1.5f : 3.0f);
+    optional(o, "radius", p, e.radius, radius);
+    optional(o, "outer", p, e.outer, radius);
+    if (e.kind == EventKind::Bomb && e.radius <= 0) throw BadInput{join(p, "radius"), "a bomb needs a radius above 0"};
+    if (e.kind == EventKind::Bomb && e.outer > 0 && e.outer < e.radius) throw BadInput{join(p, "outer"), "the maim ring must not be inside the kill radius"};
+    e.count = e.kind == EventKind::Food ? 24 : 0;
+    optional(o, "count", p, e.count, [&](const json& v, const std::string& q) { return integer(v, q, 1, e.kind == EventKind::Food ? 31 : 10'000'000); });
+    if (e.kind == EventKind::Spawn) {
+      e.count = u32(required(o, "count", p, [](const json& v, const std::string& q) { return integer(v, q, 1, 10'000'000); }));
+      e.colony = u8(required(o, "colony", p, [&](const json& v, const std::string& q) { return integer(v, q, 0, s.colonies.size() - 1); }));
+      optional(o, "caste", p, e.caste, caste);
+    }
+    s.events.push_back(e);
+  }
+}
+
+// [SECTION] Cross-checks
+
+Terrain painted_terrain_at(const Scenario& s, float x, float y) {
+  Terrain t = s.base;
+  if (s.noise.enabled && !passable(t)) t = Terrain::Dirt;  // noise clears a yard around nests
+  for (const TerrainShape& sh : s.shapes) {
+    bool in = sh.circle ? ((std::floor(x) + 0.5f - sh.x) * (std::floor(x) + 0.5f - sh.x) + (std::floor(y) + 0.5f - sh.y) * (std::floor(y) + 0.5f - sh.y) <= sh.r * sh.r)
+                        : (std::floor(x) >= std::floor(sh.x) && std::floor(y) >= std::floor(sh.y) && x < sh.x + sh.w && y < sh.y + sh.h);
+    if (in) t = sh.terrain;
+  }
+  return t;
+}
+
+struct Needs {
+  u64 entities = 0, pieces = 0, volumes = 0, sensors = 0, ants = 0;
+};
+
+// What the world holds the moment it is built (tiles, queens, starting ants, food).
+Needs starting_needs(const Scenario& s) {
+  Needs n;
+  u64 tiles = u64(s.width) * s.height;
+  n.entities = tiles;
+  n.pieces = tiles;
+  for (const ColonySpec& c : s.colonies) {
+    const BodyPlan& w = body_plan(Kind::Worker);
+    const BodyPlan& so = body_plan(Kind::Soldier);
+    const BodyPlan& q = body_plan(Kind::Queen);
+    n.ants += 1 + u64(c.workers) + c.soldiers;
+    n.entities += 1 + u64(c.workers) + c.soldiers;
+    n.pieces += q.pieces.size() + u64(c.workers) * (w.pieces.size() + w.spare_pieces) + u64(c.soldiers) * so.pieces.size();
+    n.volumes += q.volumes.size() + u64(c.workers) * w.volumes.size() + u64(c.soldiers) * so.volumes.size();
+    n.sensors += u64(c.workers) * w.sensors.size() + u64(c.soldiers) * so.sensors.size();
+  }
+  for (const FoodSpec& f : s.food) n.entities += 1, n.pieces += f.crumbs, n.volumes += 1;
+  return n;
+}
+
+void check_world(Scenario& s) {
+  for (size_t i = 0; i < s.colonies.size(); ++i) {
+    Terrain t = painted_terrain_at(s, s.colonies[i].nest_x, s.colonies[i].nest_y);
+    if (!passable(t)) throw BadInput{at_index("colonies", i) + ".nest", std::string("the nest is in ") + terrain_name(t)};
+  }
+  Needs n = starting_needs(s);
+  Capacity c = resolved_capacity(s);
+  auto check = [&](u64 need, u32 have, const char* key, const char* what) {
+    if (need > have)
+      throw BadInput{std::string("capacity.") + key, "the scenario starts with " + std::to_string(need) + " " + what + " but the capacity is " + std::to_string(have)};
+  };
+  check(n.ants, c.max_ants, "max_ants", "ants");
+  check(n.entities, c.entities, "entities", "entities");
+  check(n.pieces, c.render_pieces, "render_pieces", "render pieces");
+  check(n.volumes, c.collision_volumes, "collision_volumes", "collision volumes");
+  check(n.sensors, c.sensors, "sensors", "sensors");
+}
+
+}  // namespace
+
+Capacity resolved_capacity(const Scenario& s) {
+  Capacity c = s.capacity;
+  Needs n = starting_needs(s);
+  u64 queens = s.colonies.size();
+  u64 grow = s.rules.max_population ? u64(s.rules.max_population) * queens : n.ants;
+  u64 max_ants = c.max_ants ? c.max_ants : std::max<u64>(4096, n.ants + grow);
+  u64 food = s.food.size() + s.random_food.count + 256;
+  u64 corpses = max_ants / 4 + 1024;
+  u64 tiles = u64(s.width) * s.height;
+  auto fit = [](u64 v) { return u32(std::min<u64>(v, 200'000'000)); };
+  if (!c.max_ants) c.max_ants = fit(max_ants);
+  if (!c.entities) c.entities = fit(tiles + max_ants + food + corpses);
+  if (!c.render_pieces) c.render_pieces = fit(tiles + max_ants * 14 + queens * 30 + food * 31 + corpses * 5);
+  if (!c.collision_volumes) c.collision_volumes = fit(max_ants * 3 + queens * 8 + food + corpses);
+  if (!c.sensors) c.sensors = fit(max_ants * 3);
+  return c;
+}
+
+// [SECTION] Entry points
+
+bool parse_scenario(const std::string& text, const std::string& path, Scenario& out, std::string* err) {
+  Scenario s;
+  s.path = path;
+  try {
+    json root = json::parse(text);
+    object(root, "", {"name", "description", "seed", "world", "terrain", "colonies", "food", "random_food", "region",
+                      "capacity", "rules", "events"});
+    optional(root, "name", "", s.name, string);
+    optional(root, "description", "", s.description, string);
+    optional(root, "seed", "", s.seed, [](const json& v, const std::string& q) { return integer(v, q, 0, ~u64(0)); });
+    read_world(root, s);
+    read_rules(root, s);
+    read_terrain(root, s);
+    read_colonies(root, s);
+    read_food(root, s);
+    read_region(root, s);
+    read_capacity(root, s);
+    read_events(root, s);
+    check_world(s);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    if (auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    if (err) *err = path + ": (document): invalid JSON: " + what;
+    return false;
+  } catch (const BadInput& b) {
+    if (err) *err = path + ": " + b.path + ": " + b.problem;
+    return false;
+  } catch (const std::exception& e) {
+    if (err) *err = path + ": (document): " + e.what();
+    return false;
+  }
+  out = std::move(s);
+  return true;
+}
+
+bool load_scenario(const std::string& path, Scenario& out, std::string* err) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (err) *err = path + ": (file): cannot open (missing or unreadable)";
+    return false;
+  }
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return parse_scenario(buf.str(), path, out, err);
+}
+
+}  // namespace colony

@@ -1,0 +1,121 @@
+// scenario.h — a scenario: everything needed to build a world (map, terrain recipe,
+// colonies, food, simulation region, pool capacities, rules, timed events), read from
+// JSON by load_scenario. Every value is checked there; nothing here is validated again.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "components.h"
+
+namespace colony {
+
+enum class Terrain : u8 { Grass = 0, Dirt, Water, Rock, Count };
+inline bool passable(Terrain t) { return t == Terrain::Grass || t == Terrain::Dirt; }
+const char* terrain_name(Terrain t);
+
+// A painted rectangle or circle of one terrain kind, applied after the noise.
+struct TerrainShape {
+  Terrain terrain = Terrain::Water;
+  bool circle = false;
+  float x = 0, y = 0, w = 0, h = 0;  // rectangle: corner and size; circle: centre in x, y
+  float r = 0;                       // circle radius
+};
+
+// Seeded value noise thresholds: cells whose noise falls below water become water,
+// above 1 - rock become rock, and the band next to water becomes dirt.
+struct TerrainNoise {
+  bool enabled = false;
+  float scale = 32;     // cells per noise feature
+  float water = 0.15f;  // fraction-ish of the map under water
+  float rock = 0.05f;
+  float dirt = 0.1f;
+};
+
+struct ColonySpec {
+  float nest_x = 0, nest_y = 0;
+  u32 color = 0xFFFFFFFFu;  // 0xAABBGGRR
+  u32 workers = 0, soldiers = 0;
+  float spread = 6;         // starting ants scatter this far around the nest (cells)
+  double food = 100;        // starting food store
+};
+
+struct FoodSpec {
+  float x = 0, y = 0;
+  u32 crumbs = 20;  // 1..31 (one render piece each plus the plate)
+};
+
+// Keeps `count` random food sources on the map; a finished one is replaced.
+struct RandomFood {
+  u32 count = 0;
+  u32 crumbs_min = 10, crumbs_max = 30;
+};
+
+enum class EventKind : u8 { Bomb = 0, Fire, Spawn, Food };
+const char* event_kind_name(EventKind k);
+
+// A timed event; with `every` > 0 it repeats every that many ticks until `until`.
+struct EventSpec {
+  EventKind kind = EventKind::Bomb;
+  u64 tick = 0, every = 0, until = ~u64(0);
+  float x = 0, y = 0;
+  float spread = 0;   // the position is jittered uniformly within this radius (seeded)
+  float radius = 5;   // bomb: kill radius; fire: ignition radius; spawn: scatter radius
+  float outer = 0;    // bomb: maim ring outer radius (0 = 1.5 x radius)
+  u32 count = 0;      // spawn: ants; food: crumbs
+  u8 colony = 0;
+  Kind caste = Kind::Worker;
+};
+
+// Pool and store capacities. Zero means "derive from the scenario".
+struct Capacity {
+  u32 entities = 0, render_pieces = 0, collision_volumes = 0, sensors = 0;
+  u32 max_ants = 0;  // population the derived capacities are sized for
+};
+
+// Tunable rules (all per tick at 60 ticks per second).
+struct Rules {
+  float worker_speed = 0.25f;     // cells per tick with six legs
+  float soldier_speed = 0.2f;
+  u32 worker_lifespan = 60 * 180;  // ticks
+  u32 soldier_lifespan = 60 * 240;
+  float upkeep = 0.0005f;         // food per ant per tick
+  float ant_cost = 4;             // food per egg
+  u32 lay_interval = 6;           // ticks between eggs per queen
+  float soldier_fraction = 0.15f;
+  u32 max_population = 0;         // per colony; 0 = no limit but the pools
+  float fire_spread = 0.06f;      // chance per burning neighbour per tick
+  u32 burn_ticks = 90;
+  float evaporation = 0.004f;     // fraction of scent lost per tick
+  float deposit = 1.0f;           // scent laid per tick
+  u32 dormant_period = 8;         // a dormant chunk is advanced once every this many ticks
+  u32 corpse_ticks = 60 * 60;     // a corpse rots away after this long
+};
+
+struct Scenario {
+  std::string path;  // where it was read from (error messages)
+  std::string name, description;
+  u64 seed = 1;
+  u32 width = 128, height = 128, chunk_size = 32;
+  Terrain base = Terrain::Grass;
+  TerrainNoise noise;
+  std::vector<TerrainShape> shapes;
+  std::vector<ColonySpec> colonies;
+  std::vector<FoodSpec> food;
+  RandomFood random_food;
+  float region_x = 0, region_y = 0, region_w = 0, region_h = 0;  // w/h 0 = whole map
+  Capacity capacity;
+  Rules rules;
+  std::vector<EventSpec> events;
+};
+
+// Reads and checks a scenario. On failure returns false and sets *err to one line:
+// "<file>: <key path>: <problem>".
+bool load_scenario(const std::string& path, Scenario& out, std::string* err);
+// Same, from text already in memory (fuzzing, tests); `path` only names it in errors.
+bool parse_scenario(const std::string& text, const std::string& path, Scenario& out, std::string* err);
+
+// Capacities after derivation (what make_game builds the pools with).
+Capacity resolved_capacity(const Scenario& s);
+
+}  // namespace colony
