@@ -1,0 +1,579 @@
+// app.cpp — the windowed game's life cycle: window and renderer, events, tools, camera,
+// fixed-step time control, drawing, screenshots.
+//
+// Table of contents
+//   [SECTION] Start and stop
+//   [SECTION] Scenarios
+//   [SECTION] Tools
+//   [SECTION] Events
+//   [SECTION] Time control (fixed ticks, independent of the frame rate)
+//   [SECTION] Camera and simulation region
+//   [SECTION] Frame
+//   [SECTION] Screenshot
+#include "app.h"
+
+#include <SDL_image.h>
+#include <imgui.h>
+#include <imgui_impl_sdl.h>
+#include <imgui_impl_sdlrenderer.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "hud.h"
+
+namespace colony::render {
+
+namespace {
+
+uint64_t now_ns() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+double ms_since(uint64_t t0) { return double(now_ns() - t0) / 1e6; }
+
+constexpr int kMaxSpeed = 64;
+constexpr double kTickBudgetMs = 28;       // simulation time allowed per frame before ticks are dropped
+constexpr float kMaxRegionCells = 320;     // the simulated region never grows past this square
+
+}  // namespace
+
+const char* tool_name(Tool t) {
+  switch (t) {
+    case Tool::Select: return "Select";
+    case Tool::Bomb: return "Bomb";
+    case Tool::BigBomb: return "Big bomb";
+    case Tool::Ignite: return "Fire";
+    case Tool::Food: return "Food";
+    case Tool::PaintWater: return "Water";
+    case Tool::PaintRock: return "Rock";
+    case Tool::PaintGrass: return "Grass";
+    case Tool::Spawn: return "Spawn";
+    default: return "?";
+  }
+}
+
+// [SECTION] Start and stop
+
+namespace {
+
+void fit_camera(App& app) {
+  Game& g = *app.game;
+  Camera& cam = app.camera;
+  cam.zoom = fit_zoom(cam, float(g.width), float(g.height));
+  cam.x = float(g.width) * 0.5f;
+  cam.y = float(g.height) * 0.5f;
+  // Big maps: start at the first nest, close enough to see ants.
+  if (cam.zoom < 4.f && !g.colonies.empty()) {
+    cam.zoom = 8.f;
+    cam.x = g.colonies[0].nest_x;
+    cam.y = g.colonies[0].nest_y;
+  }
+}
+
+void install_game(App& app, std::unique_ptr<Game> game, const std::string& path) {
+  app.game = std::move(game);
+  app.scenario_path = path;
+  app.selected = {};
+  app.link.selected = {};
+  app.follow = false;
+  app.tick_debt = 0;
+  app.spawn_colony = 0;
+  reset_terrain_layer(app.terrain);
+  reset_effects(app.effects, *app.game);
+  fit_camera(app);
+}
+
+}  // namespace
+
+bool app_init(App& app, const WindowConfig& config, std::string* err) {
+  app.config = config;
+  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+    *err = std::string("SDL_Init: ") + SDL_GetError();
+    return false;
+  }
+  // Load the world first: a bad scenario must not flash a window.
+  {
+    std::string load_err;
+    Scenario scenario;
+    if (!load_scenario(config.scenario, scenario, &load_err)) {
+      *err = load_err;
+      SDL_Quit();
+      return false;
+    }
+    auto game = make_game(scenario, config.seed_given ? config.seed : scenario.seed, &load_err);
+    if (!game) {
+      *err = load_err;
+      SDL_Quit();
+      return false;
+    }
+    app.game = std::move(game);
+    app.scenario_path = config.scenario;
+  }
+  int w = config.width, h = config.height;
+  if (w <= 0 || h <= 0) {
+    SDL_Rect usable{0, 0, 1280, 800};
+    if (SDL_GetDisplayUsableBounds(0, &usable) != 0 || usable.w <= 0) usable = {0, 0, 1280, 800};
+    w = std::clamp(usable.w * 4 / 5, 960, 1600);
+    h = std::clamp(usable.h * 4 / 5, 640, 1000);
+  }
+  Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (config.hidden ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
+  app.window = SDL_CreateWindow("Colony", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, flags);
+  if (!app.window) {
+    *err = std::string("SDL_CreateWindow: ") + SDL_GetError();
+    app_shutdown(app);
+    return false;
+  }
+  Uint32 rflags = SDL_RENDERER_ACCELERATED | (config.vsync ? SDL_RENDERER_PRESENTVSYNC : 0);
+  app.renderer = SDL_CreateRenderer(app.window, -1, rflags);
+  if (!app.renderer) app.renderer = SDL_CreateRenderer(app.window, -1, SDL_RENDERER_SOFTWARE);
+  if (!app.renderer) {
+    *err = std::string("SDL_CreateRenderer: ") + SDL_GetError();
+    app_shutdown(app);
+    return false;
+  }
+  std::string atlas_path = find_asset("atlas.png");
+  if (!load_atlas(app.renderer, atlas_path, app.atlas, err)) {
+    app_shutdown(app);
+    return false;
+  }
+  init_terrain_layer(app.terrain, app.atlas);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // window positions live for the run only
+  style_ui();
+  ImGui_ImplSDL2_InitForSDLRenderer(app.window);
+  ImGui_ImplSDLRenderer_Init(app.renderer);
+  app.imgui_ready = true;
+#ifdef COLONY_HAS_DEBUGGER
+  debugger_init(app.debugger, config.debug_ui);
+#endif
+
+  int ow = w, oh = h;
+  SDL_GetRendererOutputSize(app.renderer, &ow, &oh);
+  app.camera.view_w = float(ow), app.camera.view_h = float(oh);
+  std::unique_ptr<Game> g = std::move(app.game);
+  install_game(app, std::move(g), config.scenario);
+  app.last_frame_ns = now_ns();
+  app.stats.window_start_ns = app.last_frame_ns;
+  return true;
+}
+
+void app_shutdown(App& app) {
+  reset_terrain_layer(app.terrain);
+  free_atlas(app.atlas);
+  if (app.imgui_ready) {
+    ImGui_ImplSDLRenderer_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+    app.imgui_ready = false;
+  }
+  if (app.renderer) SDL_DestroyRenderer(app.renderer);
+  if (app.window) SDL_DestroyWindow(app.window);
+  app.renderer = nullptr;
+  app.window = nullptr;
+  app.game.reset();
+  SDL_Quit();
+}
+
+// [SECTION] Scenarios
+
+bool app_load_scenario(App& app, const std::string& path, std::string* err) {
+  Scenario scenario;
+  if (!load_scenario(path, scenario, err)) return false;
+  auto game = make_game(scenario, scenario.seed, err);
+  if (!game) return false;
+  install_game(app, std::move(game), path);
+  return true;
+}
+
+// [SECTION] Tools
+
+namespace {
+
+// The ant nearest to (x, y) within reach, or the null handle.
+Handle pick_ant(Game& g, float x, float y, float reach) {
+  Handle best;
+  float best_d = reach * reach;
+  g.ecs->for_each_in_radius(x, y, reach, [&](Record& r) {
+    if (!is_ant(r.payload.kind) && r.payload.kind != Kind::Corpse && r.payload.kind != Kind::Food) return;
+    float dx = r.payload.x - x, dy = r.payload.y - y, d = dx * dx + dy * dy;
+    // Ants win over food and corpses at equal distance.
+    if (!is_ant(r.payload.kind)) d += 0.25f;
+    if (d <= best_d) best_d = d, best = r.header.handle;
+  });
+  return best;
+}
+
+Terrain paint_terrain(Tool t) {
+  return t == Tool::PaintWater ? Terrain::Water : t == Tool::PaintRock ? Terrain::Rock : Terrain::Grass;
+}
+
+}  // namespace
+
+void apply_tool(App& app, float wx, float wy, bool first_press) {
+  Game& g = *app.game;
+  if (wx < 0 || wy < 0 || wx >= float(g.width) || wy >= float(g.height)) return;
+  Command c;
+  c.x = wx, c.y = wy;
+  switch (app.tool) {
+    case Tool::Select: {
+      if (!first_press) return;
+      app.selected = pick_ant(g, wx, wy, std::max(1.0f, 14.f / app.camera.zoom));
+      app.link.selected = app.selected;
+      if (app.selected.is_null()) app.follow = false;
+      return;
+    }
+    case Tool::Bomb: c.kind = CommandKind::Bomb, c.radius = kBombRadius; break;
+    case Tool::BigBomb: c.kind = CommandKind::BigBomb, c.radius = kBigBombRadius; break;
+    case Tool::Ignite: c.kind = CommandKind::Ignite, c.radius = app.brush; break;
+    case Tool::Food: c.kind = CommandKind::PlaceFood, c.count = u32(app.food_crumbs); break;
+    case Tool::PaintWater:
+    case Tool::PaintRock:
+    case Tool::PaintGrass:
+      c.kind = CommandKind::PaintTerrain, c.radius = app.brush, c.terrain = paint_terrain(app.tool);
+      app.last_paint_x = wx, app.last_paint_y = wy;
+      break;
+    case Tool::Spawn:
+      c.kind = CommandKind::SpawnAnts, c.count = u32(app.spawn_count), c.radius = 3;
+      c.colony = u8(std::clamp(app.spawn_colony, 0, int(std::max<size_t>(1, g.colonies.size())) - 1));
+      c.caste = app.spawn_caste ? Kind::Soldier : Kind::Worker;
+      break;
+    default: return;
+  }
+  bool drags = app.tool == Tool::PaintWater || app.tool == Tool::PaintRock || app.tool == Tool::PaintGrass ||
+               app.tool == Tool::Ignite;
+  if (!first_press && !drags) return;
+  queue_command(g, c);
+}
+
+// [SECTION] Events
+
+namespace {
+
+void change_speed(App& app, bool faster) {
+  app.speed = faster ? std::min(kMaxSpeed, app.speed * 2) : std::max(1, app.speed / 2);
+}
+
+void handle_key(App& app, const SDL_KeyboardEvent& k) {
+  SDL_Keycode key = k.keysym.sym;
+  if (key >= SDLK_1 && key <= SDLK_9) {
+    app.tool = Tool(key - SDLK_1);
+    return;
+  }
+  std::string err;
+  switch (key) {
+    case SDLK_F1: app.show_help = !app.show_help; break;
+    case SDLK_F2: app.show_hud = !app.show_hud; break;
+    case SDLK_ESCAPE:
+      if (app.show_help) app.show_help = false;
+      else app.selected = app.link.selected = {}, app.follow = false;
+      break;
+    case SDLK_SPACE: app.paused = !app.paused, app.tick_debt = 0; break;
+    case SDLK_PERIOD:
+      app.paused = true;
+      ++app.step_requests;
+      break;
+    case SDLK_EQUALS:
+    case SDLK_PLUS:
+    case SDLK_KP_PLUS: change_speed(app, true); break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS: change_speed(app, false); break;
+    case SDLK_p: app.overlay = Overlay((int(app.overlay) + 1) % int(Overlay::Count)); break;
+    case SDLK_f: app.follow = !app.follow && !app.selected.is_null(); break;
+    case SDLK_h:
+    case SDLK_HOME: fit_camera(app); break;
+    case SDLK_c:
+      if (!app.game->colonies.empty()) app.spawn_colony = (app.spawn_colony + 1) % int(app.game->colonies.size());
+      break;
+    case SDLK_x: app.spawn_caste = 1 - app.spawn_caste; break;
+    case SDLK_LEFTBRACKET: app.brush = std::max(1.f, app.brush - 1); break;
+    case SDLK_RIGHTBRACKET: app.brush = std::min(24.f, app.brush + 1); break;
+    case SDLK_F5:
+      if (!quicksave(app, &err)) app.error = err;
+      break;
+    case SDLK_F9:
+      if (!quickload(app, &err)) app.error = err;
+      break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+void app_handle_event(App& app, const SDL_Event& e) {
+  if (app.imgui_ready) ImGui_ImplSDL2_ProcessEvent(&e);
+#ifdef COLONY_HAS_DEBUGGER
+  if (debugger_handle_key(app.debugger, e)) return;
+#endif
+  bool ui_mouse = app.imgui_ready && ImGui::GetIO().WantCaptureMouse;
+  bool ui_keys = app.imgui_ready && ImGui::GetIO().WantTextInput;
+  Camera& cam = app.camera;
+  switch (e.type) {
+    case SDL_QUIT: app.quit = true; break;
+    case SDL_WINDOWEVENT:
+      if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+        int w = 0, h = 0;
+        SDL_GetRendererOutputSize(app.renderer, &w, &h);
+        cam.view_w = float(w), cam.view_h = float(h);
+      }
+      break;
+    case SDL_KEYDOWN:
+      if (!ui_keys) handle_key(app, e.key);
+      break;
+    case SDL_MOUSEBUTTONDOWN:
+      if (ui_mouse) break;
+      if (e.button.button == SDL_BUTTON_LEFT) {
+        apply_tool(app, world_x(cam, float(e.button.x)), world_y(cam, float(e.button.y)), true);
+        app.painting = true;
+      } else if (e.button.button == SDL_BUTTON_RIGHT || e.button.button == SDL_BUTTON_MIDDLE) {
+        app.dragging = true;
+        app.drag_x = e.button.x, app.drag_y = e.button.y;
+        app.follow = false;
+      }
+      break;
+    case SDL_MOUSEBUTTONUP:
+      if (e.button.button == SDL_BUTTON_LEFT) app.painting = false;
+      else app.dragging = false;
+      break;
+    case SDL_MOUSEMOTION:
+      if (app.dragging) {
+        cam.x -= float(e.motion.x - app.drag_x) / cam.zoom;
+        cam.y -= float(e.motion.y - app.drag_y) / cam.zoom;
+        app.drag_x = e.motion.x, app.drag_y = e.motion.y;
+      }
+      if (app.painting && !ui_mouse) {
+        float wx = world_x(cam, float(e.motion.x)), wy = world_y(cam, float(e.motion.y));
+        // A stroke lays a new dab every half brush of movement.
+        if (std::hypot(wx - app.last_paint_x, wy - app.last_paint_y) >= std::max(0.5f, app.brush * 0.5f)) {
+          app.last_paint_x = wx, app.last_paint_y = wy;
+          apply_tool(app, wx, wy, false);
+        }
+      }
+      break;
+    case SDL_MOUSEWHEEL:
+      if (!ui_mouse && e.wheel.y != 0) {
+        int mx = 0, my = 0;
+        SDL_GetMouseState(&mx, &my);
+        zoom_toward(cam, std::pow(1.2f, float(e.wheel.y)), float(mx), float(my));
+      }
+      break;
+    default: break;
+  }
+}
+
+// [SECTION] Time control (fixed ticks, independent of the frame rate)
+
+namespace {
+
+// Runs the ticks owed to the clock: speed x 60 ticks per second of (frame) time, single
+// steps while paused, and never more than the per-frame budget (the rest is dropped, so a
+// slow machine runs slower instead of spiralling).
+uint32_t run_ticks(App& app, double dt) {
+  Game& g = *app.game;
+  uint64_t want = 0;
+  if (app.paused) {
+    want = app.step_requests;
+    app.tick_debt = 0;
+  } else {
+    app.tick_debt += dt * kTicksPerSecond * app.speed;
+    want = uint64_t(app.tick_debt);
+    app.tick_debt -= double(want);
+  }
+  app.step_requests = 0;
+  const bool fixed = app.config.frames > 0;  // --frames runs are deterministic: every owed tick runs
+  uint64_t t0 = now_ns();
+  uint32_t done = 0;
+  for (; done < want; ++done) {
+    if (!fixed && done > 0 && ms_since(t0) > kTickBudgetMs) break;
+    simulate_tick(g);
+#ifdef COLONY_HAS_DEBUGGER
+    debugger_after_tick(app.debugger, g);
+#endif
+  }
+  app.stats.sim_ms = ms_since(t0);
+  take_blasts(app.effects, g);
+  return done;
+}
+
+}  // namespace
+
+// [SECTION] Camera and simulation region
+
+namespace {
+
+void update_camera(App& app, double dt) {
+  Camera& cam = app.camera;
+  Game& g = *app.game;
+  bool ui_keys = app.imgui_ready && ImGui::GetIO().WantTextInput;
+  if (!ui_keys) {
+    const Uint8* keys = SDL_GetKeyboardState(nullptr);
+    float step = float(dt) * 700.f / cam.zoom;  // pixels per second, whatever the zoom
+    float dx = 0, dy = 0;
+    if (keys[SDL_SCANCODE_A] || keys[SDL_SCANCODE_LEFT]) dx -= step;
+    if (keys[SDL_SCANCODE_D] || keys[SDL_SCANCODE_RIGHT]) dx += step;
+    if (keys[SDL_SCANCODE_W] || keys[SDL_SCANCODE_UP]) dy -= step;
+    if (keys[SDL_SCANCODE_S] || keys[SDL_SCANCODE_DOWN]) dy += step;
+    if (dx != 0 || dy != 0) app.follow = false;
+    cam.x += dx, cam.y += dy;
+  }
+  if (app.link.camera_jump) {
+    cam.x = app.link.camera_x, cam.y = app.link.camera_y;
+    app.link.camera_jump = false;
+    app.follow = false;
+  }
+  if (app.follow) {
+    if (const Body* b = g.ecs->alive(app.selected) ? g.ecs->payload(app.selected) : nullptr) {
+      float k = 1.f - std::exp(-float(dt) * 8.f);
+      cam.x += (b->x - cam.x) * k, cam.y += (b->y - cam.y) * k;
+    } else {
+      app.follow = false;
+    }
+  }
+  clamp_to_map(cam, float(g.width), float(g.height));
+}
+
+// The simulated region follows the camera: the visible rectangle plus a margin, snapped to
+// whole chunks (so a small pan does not churn tiers) and capped in size.
+void follow_with_region(App& app) {
+  Game& g = *app.game;
+  const float cs = float(g.ecs->grid().chunk_cells);
+  Camera view = app.camera;
+  view.shake_x = view.shake_y = 0;
+  ViewRect r = visible_rect(view, cs);
+  float half = kMaxRegionCells * 0.5f;
+  r.x0 = std::max(r.x0, view.x - half), r.x1 = std::min(r.x1, view.x + half);
+  r.y0 = std::max(r.y0, view.y - half), r.y1 = std::min(r.y1, view.y + half);
+  float x0 = std::floor(std::max(0.f, r.x0) / cs) * cs, y0 = std::floor(std::max(0.f, r.y0) / cs) * cs;
+  float x1 = std::ceil(std::min(float(g.width), r.x1) / cs) * cs, y1 = std::ceil(std::min(float(g.height), r.y1) / cs) * cs;
+  if (x0 != g.region_x || y0 != g.region_y || x1 - x0 != g.region_w || y1 - y0 != g.region_h)
+    set_sim_region(g, x0, y0, x1 - x0, y1 - y0);
+}
+
+}  // namespace
+
+// [SECTION] Frame
+
+bool app_frame(App& app) {
+  uint64_t frame_start = now_ns();
+  // Fixed-frame runs (--frames, tests) advance exactly 1/60 s per frame.
+  double dt = app.config.frames > 0 ? 1.0 / 60.0 : std::min(0.1, double(frame_start - app.last_frame_ns) / 1e9);
+  app.last_frame_ns = frame_start;
+  app.seconds += dt;
+
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) app_handle_event(app, e);
+  if (app.quit) return false;
+
+  // Requests from the debugger.
+  if (app.link.pause_request) app.paused = true, app.link.pause_request = false;
+  if (!app.link.load_scenario.empty()) {
+    std::string path = std::move(app.link.load_scenario), err;
+    app.link.load_scenario.clear();
+    if (!app_load_scenario(app, path, &err)) app.error = err;
+  }
+  if (app.link.selected != app.selected) app.selected = app.link.selected;
+
+  update_camera(app, dt);
+  follow_with_region(app);
+  uint32_t ticks = run_ticks(app, dt);
+  advance_effects(app.effects, float(dt), app.camera);
+
+  // World.
+  Game& g = *app.game;
+  SDL_SetRenderDrawColor(app.renderer, 18, 16, 14, 255);
+  SDL_RenderClear(app.renderer);
+  uint64_t t_build = now_ns();
+  clear_batch(app.batch);
+  BatchInput in;
+  in.camera = &app.camera;
+  in.detail = detail_for_zoom(app.camera.zoom);
+  in.highlight = app.selected;
+#ifdef COLONY_HAS_DEBUGGER
+  if (Handle h = debugger_highlight(app.debugger); !h.is_null()) in.highlight = h;
+#endif
+  in.seconds = float(app.seconds);
+  build_world_batch(app.batch, g, in);
+  draw_effects(app.effects, app.batch, app.camera);
+  double build_ms = ms_since(t_build);
+  uint64_t t_submit = now_ns();
+  draw_terrain(app.terrain, app.renderer, g, app.camera, app.overlay);
+  submit_batch(app.batch, app.renderer, app.atlas);
+  SDL_RenderFlush(app.renderer);
+  double submit_ms = ms_since(t_submit);
+
+  // Interface.
+  uint64_t t_ui = now_ns();
+  ImGui_ImplSDLRenderer_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  ImGui::NewFrame();
+  draw_ui(app);
+#ifdef COLONY_HAS_DEBUGGER
+  FrameTimes ft{app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms, app.stats.fps, app.stats.tps};
+  draw_debugger(app.debugger, g, ft, app.link);
+#endif
+  ImGui::Render();
+  ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+  double ui_ms = ms_since(t_ui);
+
+  // Smoothed timings and rates.
+  FrameStats& s = app.stats;
+  const double k = 0.1;
+  s.build_ms += (build_ms - s.build_ms) * k;
+  s.submit_ms += (submit_ms - s.submit_ms) * k;
+  s.ui_ms += (ui_ms - s.ui_ms) * k;
+  ++s.frames;
+  ++s.window_frames;
+  s.window_ticks += ticks;
+  double window_s = double(now_ns() - s.window_start_ns) / 1e9;
+  if (window_s >= 0.5) {
+    s.fps = double(s.window_frames) / window_s;
+    s.tps = double(s.window_ticks) / window_s;
+    s.window_frames = s.window_ticks = 0;
+    s.window_start_ns = now_ns();
+  }
+
+  bool last = app.config.frames > 0 && s.frames >= app.config.frames;
+  double work_ms = ms_since(frame_start);  // the screenshot below is not part of the frame
+  if (last && !app.config.screenshot.empty()) {
+    std::string err;
+    if (!save_screenshot(app, app.config.screenshot, &err)) {
+      app.error = err;
+      SDL_RenderPresent(app.renderer);
+      return false;
+    }
+  }
+  uint64_t t_present = now_ns();
+  SDL_RenderPresent(app.renderer);
+  double present_ms = ms_since(t_present);
+  s.present_ms += (present_ms - s.present_ms) * k;
+  s.frame_ms += (work_ms + present_ms - s.frame_ms) * k;
+  return !last;
+}
+
+// [SECTION] Screenshot
+
+bool save_screenshot(App& app, const std::string& path, std::string* err) {
+  int w = 0, h = 0;
+  SDL_GetRendererOutputSize(app.renderer, &w, &h);
+  SDL_Surface* shot = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ABGR8888);
+  if (!shot) {
+    *err = path + ": " + SDL_GetError();
+    return false;
+  }
+  bool ok = SDL_RenderReadPixels(app.renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, shot->pixels, shot->pitch) == 0;
+  if (ok) {
+    // The frame is opaque; make sure the PNG is too, whatever the back buffer's alpha.
+    for (int y = 0; y < h; ++y) {
+      auto* row = reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(shot->pixels) + size_t(y) * shot->pitch);
+      for (int x = 0; x < w; ++x) row[x] |= 0xFF000000u;
+    }
+    ok = IMG_SavePNG(shot, path.c_str()) == 0;
+  }
+  if (!ok) *err = path + ": cannot write screenshot: " + SDL_GetError();
+  SDL_FreeSurface(shot);
+  return ok;
+}
+
+}  // namespace colony::render

@@ -1,0 +1,135 @@
+// app.h — the windowed game: one struct holding the window, the renderer, the world and
+// everything the player controls, and the four calls that run it. run_window() is a
+// thin loop over these; the tests drive them directly (injecting SDL events).
+//
+// Per frame (app_frame): poll events -> tools/camera/time keys -> fixed ticks ->
+// terrain chunks -> world batch -> effects -> ImGui (toolbar, HUD, help, debugger) ->
+// present (and the screenshot on the last frame).
+#pragma once
+#include <SDL.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "atlas.h"
+#include "camera.h"
+#include "effects.h"
+#include "game.h"
+#include "terrain_layer.h"
+#include "world_batch.h"
+
+#ifdef COLONY_HAS_DEBUGGER
+#include "debugger.h"
+#endif
+
+namespace colony::render {
+
+// What the window needs from the command line (run_window fills it from Options).
+struct WindowConfig {
+  std::string scenario;      // scenario file to play
+  bool seed_given = false;
+  uint64_t seed = 0;
+  std::string screenshot;    // write the last frame here (PNG) and exit
+  uint32_t frames = 0;       // frames to render before exiting (0 = until closed)
+  bool debug_ui = false;     // open the pool debugger at start
+  int width = 0, height = 0; // 0 = pick from the display
+  bool vsync = true;
+  bool hidden = false;       // tests: do not show the window
+};
+
+enum class Tool : uint8_t {
+  Select = 0, Bomb, BigBomb, Ignite, Food, PaintWater, PaintRock, PaintGrass, Spawn, Count
+};
+const char* tool_name(Tool t);
+
+// Mirror of DebugLink for builds without the debugger.
+#ifndef COLONY_HAS_DEBUGGER
+struct DebugLink {
+  Handle selected;
+  bool camera_jump = false;
+  float camera_x = 0, camera_y = 0;
+  bool pause_request = false;
+  std::string load_scenario;
+};
+#endif
+
+// Frame timings (ms) and rates, smoothed for display.
+struct FrameStats {
+  double build_ms = 0, submit_ms = 0, ui_ms = 0, sim_ms = 0, present_ms = 0, frame_ms = 0;
+  double fps = 0, tps = 0;
+  uint64_t frames = 0;
+  // Rate windows.
+  uint64_t window_start_ns = 0, window_frames = 0, window_ticks = 0;
+};
+
+struct App {
+  WindowConfig config;
+  SDL_Window* window = nullptr;
+  SDL_Renderer* renderer = nullptr;
+  bool imgui_ready = false;
+  Atlas atlas;
+  TerrainLayer terrain;
+  FrameBatch batch;
+  Effects effects;
+  Camera camera;
+
+  std::unique_ptr<Game> game;
+  std::string scenario_path;
+
+  // Player state.
+  Tool tool = Tool::Bomb;
+  Overlay overlay = Overlay::Off;
+  Handle selected;
+  bool follow = false;
+  bool show_help = false;
+  bool show_hud = true;
+  float brush = 3;            // paint / ignite radius in cells
+  int spawn_colony = 0;
+  int spawn_caste = 0;        // 0 worker, 1 soldier
+  int spawn_count = 20;
+  int food_crumbs = 24;
+  bool painting = false;      // left button held with a paint tool
+  float last_paint_x = -1e9f, last_paint_y = -1e9f;
+  bool dragging = false;      // right/middle button held
+  int drag_x = 0, drag_y = 0;
+
+  // Time.
+  bool paused = false;
+  int speed = 1;              // 1, 2, 4, ... 64: ticks per 1/60 s
+  uint64_t step_requests = 0; // single steps asked for while paused
+  double tick_debt = 0;       // ticks owed to the clock
+  uint64_t last_frame_ns = 0;
+  double seconds = 0;         // animation clock
+
+  FrameStats stats;
+  bool quit = false;
+  std::string error;          // last load error (shown in the HUD)
+
+  DebugLink link;
+#ifdef COLONY_HAS_DEBUGGER
+  Debugger debugger;
+#endif
+};
+
+// Creates the window, renderer, ImGui and the game. On failure returns false with one
+// line in *err ("<file>: <problem>"), nothing left open.
+bool app_init(App& app, const WindowConfig& config, std::string* err);
+// Handles one event (the tests inject events through SDL_PushEvent or call this).
+void app_handle_event(App& app, const SDL_Event& e);
+// One frame: events, ticks, drawing. Returns false when the app should close.
+bool app_frame(App& app);
+void app_shutdown(App& app);
+
+// Replaces the running game with a new one from a scenario file (keeps the old one on failure).
+bool app_load_scenario(App& app, const std::string& path, std::string* err);
+// Queues the current tool's command at a world position (what a left click does).
+void apply_tool(App& app, float wx, float wy, bool first_press);
+// Writes the current back buffer to a PNG. False (and *err) on failure.
+bool save_screenshot(App& app, const std::string& path, std::string* err);
+
+// Save-engineer hooks: F5 / F9. They return false and set *err when unavailable.
+bool quicksave(App& app, std::string* err);
+bool quickload(App& app, std::string* err);
+
+}  // namespace colony::render

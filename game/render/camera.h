@@ -1,0 +1,52 @@
+// camera.h — the view onto the world: centre and zoom, conversions between world cells
+// and screen pixels, zooming toward a point, and the visible rectangle.
+#pragma once
+#include <algorithm>
+#include <cmath>
+
+namespace colony::render {
+
+struct Camera {
+  float x = 0, y = 0;       // world position (cells) at the centre of the screen
+  float zoom = 12;          // screen pixels per cell
+  float view_w = 1280, view_h = 800;  // screen size in pixels
+  float shake_x = 0, shake_y = 0;     // pixels, added by explosions
+
+  static constexpr float kMinZoom = 0.25f, kMaxZoom = 64.f;
+};
+
+inline float screen_x(const Camera& c, float wx) { return (wx - c.x) * c.zoom + c.view_w * 0.5f + c.shake_x; }
+inline float screen_y(const Camera& c, float wy) { return (wy - c.y) * c.zoom + c.view_h * 0.5f + c.shake_y; }
+inline float world_x(const Camera& c, float sx) { return (sx - c.view_w * 0.5f - c.shake_x) / c.zoom + c.x; }
+inline float world_y(const Camera& c, float sy) { return (sy - c.view_h * 0.5f - c.shake_y) / c.zoom + c.y; }
+
+// Visible world rectangle in cells, grown by `margin` cells on every side.
+struct ViewRect {
+  float x0, y0, x1, y1;
+  bool contains(float x, float y) const { return x >= x0 && x <= x1 && y >= y0 && y <= y1; }
+};
+inline ViewRect visible_rect(const Camera& c, float margin = 0) {
+  float hw = c.view_w * 0.5f / c.zoom + margin, hh = c.view_h * 0.5f / c.zoom + margin;
+  return {c.x - hw, c.y - hh, c.x + hw, c.y + hh};
+}
+
+// Multiplies the zoom by `factor`, keeping the world point under screen (sx, sy) fixed.
+inline void zoom_toward(Camera& c, float factor, float sx, float sy) {
+  float wx = world_x(c, sx), wy = world_y(c, sy);
+  c.zoom = std::clamp(c.zoom * factor, Camera::kMinZoom, Camera::kMaxZoom);
+  c.x = wx - (sx - c.view_w * 0.5f - c.shake_x) / c.zoom;
+  c.y = wy - (sy - c.view_h * 0.5f - c.shake_y) / c.zoom;
+}
+
+// Keeps the centre on the map (a little slack past the border).
+inline void clamp_to_map(Camera& c, float width, float height) {
+  c.x = std::clamp(c.x, 0.f, width);
+  c.y = std::clamp(c.y, 0.f, height);
+}
+
+// Zoom at which the whole map fits the screen.
+inline float fit_zoom(const Camera& c, float width, float height) {
+  return std::clamp(std::min(c.view_w / width, c.view_h / height) * 0.95f, Camera::kMinZoom, Camera::kMaxZoom);
+}
+
+}  // namespace colony::render

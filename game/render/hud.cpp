@@ -1,0 +1,262 @@
+// hud.cpp — toolbar, HUD, inspector and help overlay.
+//
+// Table of contents
+//   [SECTION] Style
+//   [SECTION] Help
+//   [SECTION] Toolbar
+//   [SECTION] HUD
+//   [SECTION] Inspector
+#include "hud.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "app.h"
+
+namespace colony::render {
+
+// [SECTION] Style
+
+void style_ui() {
+  ImGui::StyleColorsDark();
+  ImGuiStyle& s = ImGui::GetStyle();
+  s.WindowRounding = 6;
+  s.FrameRounding = 4;
+  s.GrabRounding = 4;
+  s.WindowBorderSize = 0;
+  s.WindowPadding = ImVec2(10, 8);
+  s.ItemSpacing = ImVec2(6, 5);
+  ImVec4* c = s.Colors;
+  c[ImGuiCol_WindowBg] = ImVec4(0.07f, 0.08f, 0.06f, 0.82f);
+  c[ImGuiCol_Button] = ImVec4(0.22f, 0.30f, 0.18f, 0.9f);
+  c[ImGuiCol_ButtonHovered] = ImVec4(0.36f, 0.48f, 0.26f, 1.0f);
+  c[ImGuiCol_ButtonActive] = ImVec4(0.62f, 0.50f, 0.18f, 1.0f);
+  c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.19f, 0.13f, 0.9f);
+  c[ImGuiCol_SliderGrab] = ImVec4(0.70f, 0.56f, 0.22f, 1.0f);
+  c[ImGuiCol_CheckMark] = ImVec4(0.90f, 0.75f, 0.30f, 1.0f);
+  c[ImGuiCol_Header] = ImVec4(0.30f, 0.38f, 0.20f, 0.8f);
+  c[ImGuiCol_TitleBgActive] = ImVec4(0.20f, 0.26f, 0.14f, 1.0f);
+}
+
+// [SECTION] Help
+
+const HelpLine kHelpLines[] = {
+    {"Left click", "use the current tool (drag to paint terrain or spread fire)"},
+    {"1 .. 9", "tools: select, bomb, big bomb, fire, food, water, rock, grass, spawn ants"},
+    {"[  ]", "brush radius for fire and painting"},
+    {"C / X", "spawn tool: next colony / worker or soldier"},
+    {"W A S D, arrows", "pan the camera"},
+    {"Right or middle drag", "pan the camera"},
+    {"Mouse wheel", "zoom toward the cursor"},
+    {"F", "follow the selected ant"},
+    {"H, Home", "show the whole map"},
+    {"Space", "pause / resume"},
+    {".", "single tick (pauses)"},
+    {"+ / -", "simulation speed 1x .. 64x"},
+    {"P", "pheromone overlay: off, to-food, to-home, danger"},
+    {"F1", "this help"},
+    {"F2", "hide / show the HUD"},
+    {"F3", "pool debugger"},
+    {"F5 / F9", "quick save / quick load"},
+    {"Esc", "close help, clear the selection"},
+};
+const int kHelpLineCount = int(sizeof(kHelpLines) / sizeof(kHelpLines[0]));
+
+namespace {
+
+void draw_help(App& app) {
+  if (!app.show_help) return;
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.93f);
+  if (ImGui::Begin("Colony controls (F1)", &app.show_help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+    ImGui::TextColored(ImVec4(0.95f, 0.8f, 0.4f, 1), "Ants forage, fight and breed. You drop the bombs.");
+    ImGui::Separator();
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+      for (int i = 0; i < kHelpLineCount; ++i) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(ImVec4(0.75f, 0.9f, 0.55f, 1), "%s", kHelpLines[i].keys);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(kHelpLines[i].what);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+// [SECTION] Toolbar
+
+ImVec4 colony_imcolor(const Game& g, int colony) {
+  if (colony < 0 || size_t(colony) >= g.colonies.size()) return ImVec4(1, 1, 1, 1);
+  uint32_t c = g.colonies[size_t(colony)].color;
+  return ImVec4(float(c & 255) / 255.f, float(c >> 8 & 255) / 255.f, float(c >> 16 & 255) / 255.f, 1);
+}
+
+void draw_toolbar(App& app) {
+  Game& g = *app.game;
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 8), ImGuiCond_Always, ImVec2(0.5f, 0));
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
+  if (ImGui::Begin("##toolbar", nullptr, flags)) {
+    for (int t = 0; t < int(Tool::Count); ++t) {
+      if (t) ImGui::SameLine();
+      bool on = int(app.tool) == t;
+      if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.70f, 0.52f, 0.16f, 1));
+      char label[32];
+      std::snprintf(label, sizeof label, "%d %s", t + 1, tool_name(Tool(t)));
+      if (ImGui::Button(label)) app.tool = Tool(t);
+      if (on) ImGui::PopStyleColor();
+    }
+    // Second row: options of the current tool, then time and overlay.
+    ImGui::PushItemWidth(90);
+    if (app.tool == Tool::Ignite || app.tool == Tool::PaintWater || app.tool == Tool::PaintRock || app.tool == Tool::PaintGrass) {
+      ImGui::SliderFloat("brush", &app.brush, 1, 24, "%.0f cells");
+      ImGui::SameLine();
+    } else if (app.tool == Tool::Spawn && !g.colonies.empty()) {
+      ImGui::TextUnformatted("colony");
+      for (int c = 0; c < int(g.colonies.size()); ++c) {
+        ImGui::SameLine();
+        ImGui::PushID(c);
+        ImVec4 col = colony_imcolor(g, c);
+        if (ImGui::ColorButton("##col", col, ImGuiColorEditFlags_NoTooltip, ImVec2(18, 18))) app.spawn_colony = c;
+        if (app.spawn_colony == c) {
+          ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+          ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), IM_COL32(255, 230, 120, 255), 3, 0, 2);
+        }
+        ImGui::PopID();
+      }
+      ImGui::SameLine();
+      ImGui::RadioButton("worker", &app.spawn_caste, 0);
+      ImGui::SameLine();
+      ImGui::RadioButton("soldier", &app.spawn_caste, 1);
+      ImGui::SameLine();
+      ImGui::SliderInt("ants", &app.spawn_count, 1, 500);
+      ImGui::SameLine();
+    } else if (app.tool == Tool::Food) {
+      ImGui::SliderInt("crumbs", &app.food_crumbs, 1, 31);
+      ImGui::SameLine();
+    }
+    if (ImGui::Button(app.paused ? "Play" : "Pause")) app.paused = !app.paused;
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) app.paused = true, ++app.step_requests;
+    ImGui::SameLine();
+    if (ImGui::Button("-")) app.speed = app.speed > 1 ? app.speed / 2 : 1;
+    ImGui::SameLine();
+    ImGui::Text("%2dx", app.speed);
+    ImGui::SameLine();
+    if (ImGui::Button("+")) app.speed = app.speed < 64 ? app.speed * 2 : 64;
+    ImGui::SameLine();
+    int overlay = int(app.overlay);
+    const char* names[] = {overlay_name(Overlay::Off), overlay_name(Overlay::ToFood), overlay_name(Overlay::ToHome),
+                           overlay_name(Overlay::Danger)};
+    ImGui::SetNextItemWidth(120);
+    if (ImGui::Combo("##overlay", &overlay, names, int(Overlay::Count))) app.overlay = Overlay(overlay);
+    ImGui::SameLine();
+    if (ImGui::Button("Help (F1)")) app.show_help = !app.show_help;
+    ImGui::PopItemWidth();
+  }
+  ImGui::End();
+}
+
+// [SECTION] HUD
+
+void draw_hud(App& app) {
+  Game& g = *app.game;
+  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_Always);
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  if (ImGui::Begin("##hud", nullptr, flags)) {
+    ImGui::Text("FPS %5.1f   TPS %5.1f", app.stats.fps, app.stats.tps);
+    ImGui::Text("tick %llu   speed %dx%s", (unsigned long long)g.tick, app.speed, app.paused ? "   PAUSED" : "");
+    ImGui::Text("ants alive %llu", (unsigned long long)ants_alive(g));
+    if (g.spawn_refused) ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu", (unsigned long long)g.spawn_refused);
+    else ImGui::TextDisabled("refused spawns 0");
+    ImGui::Separator();
+    if (ImGui::BeginTable("colonies", 4, ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::TableSetupColumn("");
+      ImGui::TableSetupColumn("ants");
+      ImGui::TableSetupColumn("food");
+      ImGui::TableSetupColumn("died");
+      ImGui::TableHeadersRow();
+      for (size_t c = 0; c < g.colonies.size(); ++c) {
+        const Colony& col = g.colonies[c];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::ColorButton("##c", colony_imcolor(g, int(c)), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+        ImGui::SameLine();
+        ImGui::Text("colony %zu", c + 1);
+        ImGui::TableNextColumn();
+        ImGui::Text("%llu", (unsigned long long)col.alive);
+        ImGui::TableNextColumn();
+        if (col.starving) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f!", col.food);
+        else ImGui::Text("%.0f", col.food);
+        ImGui::TableNextColumn();
+        ImGui::Text("%llu", (unsigned long long)col.died.total());
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Separator();
+    ImGui::TextDisabled("build %.2f ms  submit %.2f ms  ui %.2f ms", app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms);
+    ImGui::TextDisabled("pieces drawn %u  sim %.1f ms", app.batch.quads, app.stats.sim_ms);
+    if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
+    if (!app.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", app.error.c_str());
+    ImGui::TextDisabled("F1 help");
+  }
+  ImGui::End();
+}
+
+// [SECTION] Inspector
+
+const char* state_name(AntState s) {
+  switch (s) {
+    case AntState::Searching: return "searching";
+    case AntState::Returning: return "returning";
+    case AntState::Fighting: return "fighting";
+    case AntState::Fleeing: return "fleeing";
+    case AntState::Idle: return "idle";
+  }
+  return "?";
+}
+
+void draw_inspector(App& app) {
+  Game& g = *app.game;
+  if (app.selected.is_null()) return;
+  const Record* r = g.ecs->find(app.selected);
+  if (!r) return;
+  const Body& b = r->payload;
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(8, io.DisplaySize.y - 8), ImGuiCond_Always, ImVec2(0, 1));
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
+                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
+  if (ImGui::Begin("##inspector", nullptr, flags)) {
+    ImGui::TextColored(colony_imcolor(g, b.colony), "%s of colony %d", kind_name(b.kind), int(b.colony) + 1);
+    ImGui::Text("entity %u (gen %u), %s", app.selected.index, app.selected.generation,
+                r->header.tier == u8(ecs::Tier::Simulated) ? "simulated" : "dormant");
+    if (is_ant(b.kind)) {
+      ImGui::Text("%s, health %u, age %.0f s", state_name(b.state), b.health, double(b.age) / kTicksPerSecond);
+      ImGui::Text("legs %u, antennae %u%s", b.legs, b.antennae, b.carrying ? ", carrying food" : "");
+    } else {
+      ImGui::Text("amount %u", b.amount);
+    }
+    ImGui::Text("render pieces %u, volumes %u", unsigned(ColonyEcs::list<RenderPiece>(*r).added),
+                unsigned(ColonyEcs::list<CollisionVolume>(*r).added));
+    ImGui::Checkbox("follow (F)", &app.follow);
+  }
+  ImGui::End();
+}
+
+}  // namespace
+
+void draw_ui(App& app) {
+  draw_help(app);
+  if (!app.show_hud) return;
+  draw_toolbar(app);
+  draw_hud(app);
+  draw_inspector(app);
+}
+
+}  // namespace colony::render

@@ -1,0 +1,278 @@
+// terrain_layer.cpp — chunk textures for the ground and the pheromone overlay.
+//
+// Table of contents
+//   [SECTION] Patterns
+//   [SECTION] Ground textures (rebuilt when a chunk's tiles change)
+//   [SECTION] Overlay textures (pheromones, rebuilt as the fields evolve)
+//   [SECTION] Drawing and eviction
+#include "terrain_layer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace colony::render {
+
+const char* overlay_name(Overlay o) {
+  switch (o) {
+    case Overlay::Off: return "off";
+    case Overlay::ToFood: return "to-food scent";
+    case Overlay::ToHome: return "to-home scent";
+    case Overlay::Danger: return "danger scent";
+    default: return "?";
+  }
+}
+
+namespace {
+
+constexpr int kDensityLevels = 4;  // 1, 2, 4, 8 texels per cell
+constexpr int kPatternCells = 4;   // one atlas pattern covers 4x4 cells
+constexpr uint64_t kEvictAfterFrames = 240;
+
+int density_level(float zoom) {
+  if (zoom >= 6.f) return 3;
+  if (zoom >= 3.f) return 2;
+  if (zoom >= 1.5f) return 1;
+  return 0;
+}
+
+// Pixels are SDL_PIXELFORMAT_ABGR8888: bytes R, G, B, A in memory on little-endian.
+inline uint32_t pack(int r, int g, int b, int a) {
+  return uint32_t(std::clamp(r, 0, 255)) | uint32_t(std::clamp(g, 0, 255)) << 8 | uint32_t(std::clamp(b, 0, 255)) << 16 |
+         uint32_t(std::clamp(a, 0, 255)) << 24;
+}
+inline uint32_t darken(uint32_t p, int keep256) {
+  int r = int(p & 255) * keep256 >> 8, g = int(p >> 8 & 255) * keep256 >> 8, b = int(p >> 16 & 255) * keep256 >> 8;
+  return pack(r, g, b, 255);
+}
+inline uint32_t blend_toward(uint32_t p, uint32_t q, int t256) {
+  auto ch = [&](int s) {
+    int a = int(p >> s & 255), b = int(q >> s & 255);
+    return a + ((b - a) * t256 >> 8);
+  };
+  return pack(ch(0), ch(8), ch(16), 255);
+}
+inline uint32_t cell_hash(uint32_t x, uint32_t y) {
+  uint32_t h = x * 0x8da6b343u ^ y * 0xd8163841u;
+  h ^= h >> 13;
+  h *= 0x5bd1e995u;
+  return h ^ (h >> 15);
+}
+
+}  // namespace
+
+// [SECTION] Patterns
+
+void init_terrain_layer(TerrainLayer& t, const Atlas& atlas) {
+  // Box-filter each 32x32 atlas pattern down to 4d x 4d texels for d = 1, 2, 4, 8.
+  for (int k = 0; k < kTerrainKinds; ++k)
+    for (int v = 0; v < kTerrainVariants; ++v) {
+      SpriteRect r = sprite_rect(kSpriteTerrain0 + k * kTerrainVariants + v);
+      for (int level = 0; level < kDensityLevels; ++level) {
+        int d = 1 << level, side = kPatternCells * d, step = r.w / side;
+        auto& out = t.patterns[k][v][level];
+        out.assign(size_t(side) * side, 0);
+        for (int y = 0; y < side; ++y)
+          for (int x = 0; x < side; ++x) {
+            int acc[3] = {};
+            for (int sy = 0; sy < step; ++sy)
+              for (int sx = 0; sx < step; ++sx) {
+                uint32_t p = atlas.pixel(r.x + x * step + sx, r.y + y * step + sy);
+                acc[0] += int(p & 255), acc[1] += int(p >> 8 & 255), acc[2] += int(p >> 16 & 255);
+              }
+            int n = step * step;
+            out[size_t(y) * side + x] = pack(acc[0] / n, acc[1] / n, acc[2] / n, 255);
+          }
+      }
+    }
+}
+
+void reset_terrain_layer(TerrainLayer& t) {
+  for (auto& c : t.chunks)
+    if (c.texture) SDL_DestroyTexture(c.texture);
+  for (auto& o : t.overlays)
+    if (o.texture) SDL_DestroyTexture(o.texture);
+  t.chunks.clear();
+  t.overlays.clear();
+  t.textures_alive = 0;
+}
+
+// [SECTION] Ground textures (rebuilt when a chunk's tiles change)
+
+namespace {
+
+bool is_water(const Game& g, int cx, int cy) {
+  return !in_map(g, cx, cy) || g.terrain[cell_index(g, cx, cy)] == Terrain::Water;
+}
+
+// Writes one cell's d x d texels into the chunk image at (ox, oy).
+void paint_cell(TerrainLayer& t, const Game& g, int cx, int cy, int level, int ox, int oy, int stride) {
+  const int d = 1 << level, side = kPatternCells * d;
+  uint32_t cell = cell_index(g, cx, cy);
+  int kind = std::min(int(g.terrain[cell]), kTerrainKinds - 1);
+  int variant = int(cell_hash(uint32_t(cx) / kPatternCells, uint32_t(cy) / kPatternCells) % kTerrainVariants);
+  const uint32_t* pat = t.patterns[kind][variant][level].data();
+  int px0 = (cx % kPatternCells) * d, py0 = (cy % kPatternCells) * d;
+  int scorch = g.scorch.empty() ? 0 : g.scorch[cell];
+  bool water = kind == int(Terrain::Water);
+  // Foam on the water's edge: which sides touch land.
+  bool land_l = water && !is_water(g, cx - 1, cy), land_r = water && !is_water(g, cx + 1, cy);
+  bool land_u = water && !is_water(g, cx, cy - 1), land_d = water && !is_water(g, cx, cy + 1);
+  const uint32_t foam = pack(200, 228, 240, 255);
+  for (int y = 0; y < d; ++y) {
+    uint32_t* row = &t.scratch[size_t(oy + y) * stride + ox];
+    for (int x = 0; x < d; ++x) {
+      uint32_t p = pat[size_t(py0 + y) * side + px0 + x];
+      if (water && (land_l || land_r || land_u || land_d)) {
+        // Distance to the nearest land side, in fractions of a cell.
+        float fx = (float(x) + 0.5f) / float(d), fy = (float(y) + 0.5f) / float(d), dist = 1;
+        if (land_l) dist = std::min(dist, fx);
+        if (land_r) dist = std::min(dist, 1 - fx);
+        if (land_u) dist = std::min(dist, fy);
+        if (land_d) dist = std::min(dist, 1 - fy);
+        if (dist < 0.3f) p = blend_toward(p, foam, int(200 * (1 - dist / 0.3f)));
+      }
+      if (scorch) {
+        // Irregular burn: darker where the texel noise says so.
+        int noise = int(cell_hash(uint32_t(cx * d + x), uint32_t(cy * d + y)) & 63);
+        int dark = std::min(235, scorch * (160 + noise) / 256);
+        p = darken(p, 256 - dark);
+      }
+      row[x] = p;
+    }
+  }
+}
+
+void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 chunk, int level) {
+  ChunkTexture& ct = t.chunks[chunk];
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  const int cs = int(grid.chunk_cells), d = 1 << level, side = cs * d;
+  if (!ct.texture || ct.texels_per_cell != d) {
+    if (ct.texture) { SDL_DestroyTexture(ct.texture); --t.textures_alive; }
+    ct.texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, side, side);
+    if (!ct.texture) return;
+    ++t.textures_alive;
+    SDL_SetTextureScaleMode(ct.texture, level == 3 ? SDL_ScaleModeNearest : SDL_ScaleModeLinear);
+    ct.texels_per_cell = d;
+  }
+  t.scratch.assign(size_t(side) * side, pack(0, 0, 0, 255));
+  int col = int(grid.chunk_col(chunk)), row = int(grid.chunk_row(chunk));
+  for (int y = 0; y < cs; ++y)
+    for (int x = 0; x < cs; ++x) {
+      int cx = col * cs + x, cy = row * cs + y;
+      if (in_map(g, cx, cy)) paint_cell(t, g, cx, cy, level, x * d, y * d, side);
+    }
+  SDL_UpdateTexture(ct.texture, nullptr, t.scratch.data(), side * 4);
+  ct.stamp = chunk < g.dirty_chunks_stamp.size() ? g.dirty_chunks_stamp[chunk] : 0;
+  ++t.rebuilt_this_frame;
+}
+
+// [SECTION] Overlay textures (pheromones, rebuilt as the fields evolve)
+
+// Scent strength to opacity.
+inline int scent_alpha(float v, float scale) { return int(230.f * (1.f - std::exp(-v / scale))); }
+
+void build_overlay(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 chunk, Overlay mode) {
+  OverlayTexture& ot = t.overlays[chunk];
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  const int cs = int(grid.chunk_cells);
+  if (!ot.texture) {
+    ot.texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, cs, cs);
+    if (!ot.texture) return;
+    SDL_SetTextureBlendMode(ot.texture, SDL_BLENDMODE_BLEND);
+    SDL_SetTextureScaleMode(ot.texture, SDL_ScaleModeLinear);
+  }
+  t.scratch.assign(size_t(cs) * cs, 0);
+  int col = int(grid.chunk_col(chunk)), row = int(grid.chunk_row(chunk));
+  const size_t colonies = g.colonies.size();
+  for (int y = 0; y < cs; ++y)
+    for (int x = 0; x < cs; ++x) {
+      int cx = col * cs + x, cy = row * cs + y;
+      if (!in_map(g, cx, cy)) continue;
+      u32 cell = cell_index(g, cx, cy);
+      uint32_t& out = t.scratch[size_t(y) * cs + x];
+      if (mode == Overlay::Danger) {
+        float v = cell < g.danger.size() ? g.danger[cell] : 0.f;
+        if (v > 0) out = pack(255, 70, 40, scent_alpha(v, 1.5f));
+        continue;
+      }
+      // The strongest colony's scent, in that colony's colour.
+      int field = mode == Overlay::ToFood ? int(Field::ToFood) : int(Field::ToHome);
+      float best = 0, total = 0;
+      size_t who = 0;
+      for (size_t c = 0; c < colonies; ++c) {
+        size_t f = c * 2 + size_t(field);
+        if (f >= g.fields.size() || cell >= g.fields[f].size()) continue;
+        float v = g.fields[f][cell];
+        total += v;
+        if (v > best) best = v, who = c;
+      }
+      if (total <= 0) continue;
+      uint32_t cc = g.colonies[who].color;
+      int r = int(cc & 255), gg = int(cc >> 8 & 255), b = int(cc >> 16 & 255);
+      // Lift the colour toward white so dark colonies still read on grass.
+      out = pack((r + 255) / 2, (gg + 255) / 2, (b + 255) / 2, scent_alpha(total, 2.f));
+    }
+  SDL_UpdateTexture(ot.texture, nullptr, t.scratch.data(), cs * 4);
+  ot.tick = g.tick;
+  ot.mode = mode;
+}
+
+}  // namespace
+
+// [SECTION] Drawing and eviction
+
+void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay) {
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  const u32 chunk_count = grid.chunk_count();
+  if (t.chunks.size() != chunk_count || t.chunk_cells != grid.chunk_cells) {
+    reset_terrain_layer(t);
+    t.chunks.resize(chunk_count);
+    t.overlays.resize(chunk_count);
+    t.chunk_cells = grid.chunk_cells;
+  }
+  ++t.frame;
+  t.rebuilt_this_frame = 0;
+  const int level = density_level(cam.zoom);
+  const float cs = float(grid.chunk_cells);
+  ViewRect view = visible_rect(cam, 0);
+  int c0 = std::max(0, int(std::floor(view.x0 / cs))), c1 = std::min(int(grid.chunks_x) - 1, int(view.x1 / cs));
+  int r0 = std::max(0, int(std::floor(view.y0 / cs))), r1 = std::min(int(grid.chunks_y) - 1, int(view.y1 / cs));
+  for (int pass = 0; pass < (overlay == Overlay::Off ? 1 : 2); ++pass)
+    for (int row = r0; row <= r1; ++row)
+      for (int col = c0; col <= c1; ++col) {
+        u32 chunk = u32(row) * grid.chunks_x + u32(col);
+        // Whole-pixel edges computed from the chunk borders, so neighbours never leave a seam.
+        int x0 = int(std::floor(screen_x(cam, float(col) * cs))), x1 = int(std::floor(screen_x(cam, float(col + 1) * cs)));
+        int y0 = int(std::floor(screen_y(cam, float(row) * cs))), y1 = int(std::floor(screen_y(cam, float(row + 1) * cs)));
+        SDL_Rect dst{x0, y0, x1 - x0, y1 - y0};
+        if (pass == 0) {
+          ChunkTexture& ct = t.chunks[chunk];
+          uint64_t stamp = chunk < g.dirty_chunks_stamp.size() ? g.dirty_chunks_stamp[chunk] : 0;
+          if (!ct.texture || ct.texels_per_cell != (1 << level) || ct.stamp != stamp) build_ground(t, renderer, g, chunk, level);
+          ct.last_used = t.frame;
+          if (ct.texture) SDL_RenderCopy(renderer, ct.texture, nullptr, &dst);
+        } else {
+          OverlayTexture& ot = t.overlays[chunk];
+          // Scent changes every tick; each chunk is refreshed every fourth frame at most.
+          bool stale = !ot.texture || ot.mode != overlay || (ot.tick != g.tick && (chunk + t.frame) % 4 == 0);
+          if (stale) build_overlay(t, renderer, g, chunk, overlay);
+          ot.last_used = t.frame;
+          if (ot.texture) SDL_RenderCopy(renderer, ot.texture, nullptr, &dst);
+        }
+      }
+  // Textures of chunks out of sight for a while are given back.
+  if (t.frame % 60 == 0)
+    for (u32 c = 0; c < chunk_count; ++c) {
+      if (t.chunks[c].texture && t.frame - t.chunks[c].last_used > kEvictAfterFrames) {
+        SDL_DestroyTexture(t.chunks[c].texture);
+        t.chunks[c] = {};
+        --t.textures_alive;
+      }
+      if (t.overlays[c].texture && t.frame - t.overlays[c].last_used > kEvictAfterFrames) {
+        SDL_DestroyTexture(t.overlays[c].texture);
+        t.overlays[c] = {};
+      }
+    }
+}
+
+}  // namespace colony::render

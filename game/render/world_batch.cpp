@@ -1,0 +1,262 @@
+// world_batch.cpp — builds the frame's vertex batch from the render-piece pool.
+//
+// Table of contents
+//   [SECTION] Quads
+//   [SECTION] Entities (pieces, level of detail, highlight)
+//   [SECTION] Fire and nests
+//   [SECTION] Submit
+#include "world_batch.h"
+
+#include <cmath>
+
+namespace colony::render {
+
+// [SECTION] Quads
+
+Detail detail_for_zoom(float zoom) {
+  if (zoom >= 14.f) return Detail::Pieces;
+  if (zoom >= 3.f) return Detail::Sprite;
+  return Detail::Dot;
+}
+
+void clear_batch(FrameBatch& b) {
+  for (auto& v : b.verts) v.clear();
+  b.entities = b.quads = 0;
+}
+
+namespace {
+
+// Texture coordinates of a sprite, inset half a texel so linear filtering never reads a neighbour.
+struct Uv {
+  float u0, v0, u1, v1;
+};
+Uv sprite_uv(int sprite) {
+  SpriteRect r = sprite_rect(sprite);
+  const float inv = 1.f / float(kAtlasSize);
+  return {(float(r.x) + 0.5f) * inv, (float(r.y) + 0.5f) * inv, (float(r.x + r.w) - 0.5f) * inv,
+          (float(r.y + r.h) - 0.5f) * inv};
+}
+
+// One quad from its screen centre and two half-axes (forward a, sideways s) in pixels.
+inline void emit_quad(std::vector<SDL_Vertex>& v, float cx, float cy, float ax, float ay, float sx, float sy, const Uv& uv,
+                      SDL_Color c) {
+  v.push_back({{cx - ax - sx, cy - ay - sy}, c, {uv.u0, uv.v0}});
+  v.push_back({{cx + ax - sx, cy + ay - sy}, c, {uv.u1, uv.v0}});
+  v.push_back({{cx + ax + sx, cy + ay + sy}, c, {uv.u1, uv.v1}});
+  v.push_back({{cx - ax + sx, cy - ay + sy}, c, {uv.u0, uv.v1}});
+}
+
+// Sprite for a piece: its part, except parts the atlas has no better picture for.
+int piece_sprite(const RenderPiece& p) {
+  int part = int(p.part);
+  return part < int(Part::Count) ? part : kSpriteSolid;
+}
+bool part_has_own_colours(Part p) { return p == Part::CarriedFood || p == Part::Crumb; }
+
+// Corpses are drawn in faded, darkened versions of their colours.
+SDL_Color corpse_color(SDL_Color c) {
+  uint8_t grey = uint8_t((c.r + c.g + c.b) / 3);
+  auto ch = [grey](uint8_t x) { return uint8_t((int(x) + 2 * int(grey)) / 3 * 45 / 100); };
+  return {ch(c.r), ch(c.g), ch(c.b), 230};
+}
+
+// Length of the whole-ant sprite, in cells, per kind.
+float far_length(Kind k) {
+  switch (k) {
+    case Kind::Soldier: return 1.25f;
+    case Kind::Queen: return 2.4f;
+    default: return 1.0f;
+  }
+}
+
+}  // namespace
+
+void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y, float angle, float w, float h, int sprite,
+                 SDL_Color color) {
+  float c = std::cos(angle), s = std::sin(angle);
+  float hw = w * 0.5f * cam.zoom, hh = h * 0.5f * cam.zoom;
+  emit_quad(b.verts[layer], screen_x(cam, x), screen_y(cam, y), c * hw, s * hw, -s * hh, c * hh, sprite_uv(sprite), color);
+  ++b.quads;
+}
+
+// [SECTION] Entities (pieces, level of detail, highlight)
+
+namespace {
+
+struct EntityDraw {
+  FrameBatch& b;
+  Game& g;
+  const Camera& cam;
+  Detail detail;
+  ViewRect view;
+  Handle highlight;
+  Uv uv[kSpriteCount];
+
+  EntityDraw(FrameBatch& batch, Game& game, const BatchInput& in)
+      : b(batch), g(game), cam(*in.camera), detail(in.detail), view(visible_rect(*in.camera, 5)), highlight(in.highlight) {
+    for (int i = 0; i < kSpriteCount; ++i) uv[i] = sprite_uv(i);
+  }
+
+  SDL_Color colony_color(const Body& body) const {
+    return body.colony < g.colonies.size() ? abgr_color(g.colonies[body.colony].color) : SDL_Color{255, 255, 255, 255};
+  }
+
+  // Every piece of the record, placed by the owner's position and heading.
+  void draw_pieces(const Record& r, Layer layer, bool corpse, bool glow) {
+    const Body& body = r.payload;
+    const float zoom = cam.zoom;
+    const float hc = std::cos(body.heading), hs = std::sin(body.heading);
+    const float bx = screen_x(cam, body.x), by = screen_y(cam, body.y);
+    const auto& list = ColonyEcs::list<RenderPiece>(r);
+    const RenderPiece* items = g.ecs->pool<RenderPiece>().items.get();
+    auto& out = b.verts[glow ? kLayerLight : layer];
+    for (u32 k = 0; k < list.added; ++k) {
+      const RenderPiece& p = items[list.slot[k]];
+      // Piece centre: owner position + heading-rotated offset.
+      float px = bx + (hc * p.offset_x - hs * p.offset_y) * zoom;
+      float py = by + (hs * p.offset_x + hc * p.offset_y) * zoom;
+      float a = body.heading + p.rotation;
+      float c = std::cos(a), s = std::sin(a);
+      float grow = glow ? 1.35f : 1.f;
+      float hw = p.size_x * 0.5f * zoom * grow, hh = p.size_y * 0.5f * zoom * grow;
+      // Thin parts (legs, antennae) keep at least a pixel of thickness so they stay readable.
+      hh = std::fmax(hh, 0.6f);
+      SDL_Color col;
+      if (glow) col = {255, 240, 160, 150};
+      else if (part_has_own_colours(p.part)) col = {255, 255, 255, 255};
+      else col = p.color ? abgr_color(p.color) : colony_color(body);
+      if (corpse && !glow) col = corpse_color(col);
+      emit_quad(out, px, py, c * hw, s * hw, -s * hh, c * hh, uv[piece_sprite(p)], col);
+    }
+    b.quads += list.added;
+  }
+
+  // One or two quads for a whole ant (far zoom).
+  void draw_far(const Record& r) {
+    const Body& body = r.payload;
+    SDL_Color col = colony_color(body);
+    float x = screen_x(cam, body.x), y = screen_y(cam, body.y);
+    auto& out = b.verts[kLayerBodies];
+    if (detail == Detail::Dot) {
+      float rad = std::fmax(1.2f, far_length(body.kind) * 0.3f * cam.zoom);
+      emit_quad(out, x, y, rad, 0, 0, rad, uv[kSpriteDot], col);
+      ++b.quads;
+      return;
+    }
+    float len = far_length(body.kind) * cam.zoom * 0.5f;
+    float c = std::cos(body.heading), s = std::sin(body.heading);
+    emit_quad(out, x, y, c * len, s * len, -s * len, c * len, uv[kSpriteAntFar], col);
+    ++b.quads;
+    if (body.carrying) {
+      float f = 0.35f * far_length(body.kind) * cam.zoom;
+      emit_quad(out, x + c * len * 0.9f, y + s * len * 0.9f, f, 0, 0, f, uv[kSpriteCarriedFood], {255, 255, 255, 255});
+      ++b.quads;
+    }
+  }
+
+  void draw(const Record& r) {
+    const Body& body = r.payload;
+    Kind kind = body.kind;
+    if (kind == Kind::Tile || !view.contains(body.x, body.y)) return;
+    ++b.entities;
+    bool lit = !highlight.is_null() && r.header.handle == highlight;
+    if (is_ant(kind)) {
+      if (detail == Detail::Pieces || kind == Kind::Queen) draw_pieces(r, kLayerBodies, false, false);
+      else draw_far(r);
+    } else if (detail == Detail::Dot && kind == Kind::Corpse) {
+      return;  // corpses vanish into the ground when far away
+    } else {
+      draw_pieces(r, kLayerGround, kind == Kind::Corpse, false);
+    }
+    if (lit) {
+      float ring = far_length(kind) * 1.6f;
+      push_sprite(b, kLayerLight, cam, body.x, body.y, 0, ring, ring, kSpriteSelect, {255, 230, 120, 230});
+      draw_pieces(r, kLayerLight, false, true);
+    }
+  }
+};
+
+}  // namespace
+
+// [SECTION] Fire and nests
+
+namespace {
+
+void draw_nests(FrameBatch& b, const Game& g, const Camera& cam) {
+  for (const Colony& c : g.colonies) {
+    SDL_Color tint = abgr_color(c.color);
+    push_sprite(b, kLayerGround, cam, c.nest_x, c.nest_y, 0, 7, 7, kSpriteNest, {255, 255, 255, 255});
+    // A ring of the colony's colour around the mound so nests are easy to tell apart.
+    push_sprite(b, kLayerGround, cam, c.nest_x, c.nest_y, 0, 8.5f, 8.5f, kSpriteSelect, {tint.r, tint.g, tint.b, 200});
+  }
+}
+
+// A flame per burning cell, with a warm additive glow underneath.
+void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
+  ViewRect view = visible_rect(cam, 2);
+  const int tick_frame = int(seconds * 14.f);
+  const bool far = cam.zoom < 3.f;
+  for (u32 cell : g.burning) {
+    if (cell >= g.fire.size() || g.fire[cell] == 0) continue;
+    float x = float(cell % g.width) + 0.5f, y = float(cell / g.width) + 0.5f;
+    if (!view.contains(x, y)) continue;
+    uint32_t h = cell * 2654435761u;
+    float flicker = 0.85f + 0.15f * float((h >> 7) & 15) / 15.f;
+    push_sprite(b, kLayerLight, cam, x, y, 0, 3.2f * flicker, 3.2f * flicker, kSpriteGlow, {255, 120, 30, 90});
+    if (far) {
+      push_sprite(b, kLayerFlames, cam, x, y, 0, 1.2f, 1.2f, kSpriteSolid, {255, 110, 20, 220});
+      continue;
+    }
+    int frame = (tick_frame + int(h >> 24)) % kFireFrames;
+    float jitter = float((h >> 12) & 7) / 7.f - 0.5f;
+    push_sprite(b, kLayerFlames, cam, x + jitter * 0.3f, y - 0.45f, 0, 1.5f, 2.1f * flicker, kSpriteFire0 + frame,
+                {255, 255, 255, 255});
+  }
+}
+
+}  // namespace
+
+void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
+  const Camera& cam = *in.camera;
+  draw_nests(b, g, cam);
+  EntityDraw draw(b, g, in);
+  // Visible chunks only: each chunk lists its simulated members and stores its dormant ones.
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  ViewRect view = visible_rect(cam, 5);
+  const float cs = float(grid.chunk_cells);
+  int c0 = std::max(0, int(view.x0 / cs)), c1 = std::min(int(grid.chunks_x) - 1, int(view.x1 / cs));
+  int r0 = std::max(0, int(view.y0 / cs)), r1 = std::min(int(grid.chunks_y) - 1, int(view.y1 / cs));
+  for (int row = r0; row <= r1; ++row)
+    for (int col = c0; col <= c1; ++col)
+      g.ecs->for_each_in_chunk(u32(row) * grid.chunks_x + u32(col), [&](Record& r) { draw.draw(r); });
+  draw_fire(b, g, cam, in.seconds);
+}
+
+// [SECTION] Submit
+
+void submit_batch(FrameBatch& b, SDL_Renderer* renderer, const Atlas& atlas) {
+  size_t most = 0;
+  for (auto& v : b.verts) most = std::max(most, v.size());
+  size_t quads = most / 4;
+  if (b.quad_indices.size() < quads * 6) {
+    size_t have = b.quad_indices.size() / 6;
+    b.quad_indices.resize(quads * 6);
+    for (size_t q = have; q < quads; ++q) {
+      int base = int(q * 4);
+      int* idx = &b.quad_indices[q * 6];
+      idx[0] = base, idx[1] = base + 1, idx[2] = base + 2, idx[3] = base, idx[4] = base + 2, idx[5] = base + 3;
+    }
+  }
+  // SDL copies the vertices per call; very large layers go in slices to bound that copy.
+  constexpr size_t kSliceQuads = 1 << 16;
+  for (int layer = 0; layer < kLayerCount; ++layer) {
+    const auto& v = b.verts[layer];
+    SDL_Texture* tex = layer == kLayerLight ? atlas.add : atlas.blend;
+    for (size_t first = 0; first < v.size() / 4; first += kSliceQuads) {
+      size_t n = std::min(kSliceQuads, v.size() / 4 - first);
+      SDL_RenderGeometry(renderer, tex, v.data() + first * 4, int(n * 4), b.quad_indices.data(), int(n * 6));
+    }
+  }
+}
+
+}  // namespace colony::render

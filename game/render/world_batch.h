@@ -1,0 +1,62 @@
+// world_batch.h — turns the world into vertices: every render piece of every visible
+// entity, fire, nests, the selection highlight and explosion effects, written into one
+// frame batch and drawn with a handful of SDL_RenderGeometry calls (one per layer).
+#pragma once
+#include <SDL.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "atlas.h"
+#include "camera.h"
+#include "game.h"
+
+namespace colony::render {
+
+// Draw order, back to front. Each layer is one SDL_RenderGeometry call.
+enum Layer : int {
+  kLayerGround = 0,  // nests, food, corpses
+  kLayerBodies,      // ants
+  kLayerFlames,      // fire
+  kLayerSmoke,       // debris, smoke (alpha blended)
+  kLayerLight,       // glows, flashes, shockwaves, highlight (additive)
+  kLayerCount
+};
+
+// Level of detail, from the camera zoom.
+enum class Detail : uint8_t {
+  Pieces,  // every render piece
+  Sprite,  // one whole-ant quad (+ one for carried food)
+  Dot,     // one dot per ant
+};
+Detail detail_for_zoom(float zoom);
+
+// The frame's vertices. Cleared and refilled every frame; the vectors keep their
+// capacity, so a steady frame allocates nothing.
+struct FrameBatch {
+  std::vector<SDL_Vertex> verts[kLayerCount];
+  std::vector<int> quad_indices;  // 0 1 2 0 2 3, 4 5 6 4 6 7, ... shared by all layers
+  uint32_t entities = 0, quads = 0;
+};
+
+struct BatchInput {
+  const Camera* camera = nullptr;
+  Detail detail = Detail::Pieces;
+  Handle highlight;        // entity drawn with a glow (selection / debugger)
+  float seconds = 0;       // animation clock
+};
+
+void clear_batch(FrameBatch& b);
+// Appends one sprite quad centred at world (x, y), `angle` radians, size (w, h) cells.
+void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y, float angle, float w, float h,
+                 int sprite, SDL_Color color);
+// Every visible entity, fire and nest into the batch.
+void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in);
+// Draws the layers with the atlas (blend or additive per layer).
+void submit_batch(FrameBatch& b, SDL_Renderer* renderer, const Atlas& atlas);
+
+inline SDL_Color abgr_color(uint32_t c) {
+  return {uint8_t(c), uint8_t(c >> 8), uint8_t(c >> 16), uint8_t(c >> 24)};
+}
+
+}  // namespace colony::render
