@@ -246,7 +246,7 @@ InspectorData gather_inspector(const ColonyEcs& ecs, Handle h) {
 
 // [SECTION] Chunk minimap
 
-ChunkMapData gather_chunk_map(const ColonyEcs& ecs) {
+ChunkMapData gather_chunk_map(const ColonyEcs& ecs, bool count_ants) {
   ChunkMapData d;
   const ecs::ChunkGrid& g = ecs.grid();
   d.chunks_x = g.chunks_x;
@@ -257,6 +257,19 @@ ChunkMapData gather_chunk_map(const ColonyEcs& ecs) {
     d.chunks[c] = ChunkCell{ecs.store().sim_count_in(c), ecs.store().dormant(c).count};
     d.max_count = std::max(d.max_count, d.chunks[c].simulated + d.chunks[c].dormant);
   }
+  if (!count_ants) return d;
+  // The chunk walk is not const in the engine; it only reads here.
+  ColonyEcs& walkable = const_cast<ColonyEcs&>(ecs);
+  for (unsigned c = 0; c < g.chunk_count(); ++c) {
+    unsigned ants = 0;
+    walkable.for_each_in_chunk(c, [&](const Record& r) {
+      Kind k = r.payload.kind;
+      ants += k == Kind::Worker || k == Kind::Soldier || k == Kind::Queen;
+    });
+    d.chunks[c].ants = ants;
+    d.max_ants = std::max(d.max_ants, ants);
+  }
+  d.ants_counted = true;
   return d;
 }
 

@@ -130,14 +130,19 @@ std::string describe_component(const Sensor& c);
 // [SECTION] Chunk minimap
 
 struct ChunkCell {
-  unsigned simulated = 0, dormant = 0;
+  unsigned simulated = 0, dormant = 0;  // entities of each tier in the chunk
+  unsigned ants = 0;                    // workers, soldiers and queens (when counted)
 };
 struct ChunkMapData {
   unsigned chunks_x = 0, chunks_y = 0, chunk_cells = 0;
   std::vector<ChunkCell> chunks;
-  unsigned max_count = 0;
+  unsigned max_count = 0;  // largest simulated + dormant
+  unsigned max_ants = 0;
+  bool ants_counted = false;
 };
-ChunkMapData gather_chunk_map(const ColonyEcs& ecs);
+// Per-chunk counts from the store's chunk membership (O(chunks)); with count_ants it also
+// walks every entity of every chunk once to count the ants (O(entities)).
+ChunkMapData gather_chunk_map(const ColonyEcs& ecs, bool count_ants);
 // Chunk under a minimap point (x, y relative to its top-left, cell_px per chunk); -1 outside.
 int hit_test_chunk_map(const ChunkMapData& d, float cell_px, float x, float y);
 

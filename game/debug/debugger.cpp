@@ -57,10 +57,23 @@ void size_series(Series& s, int n) {
 }
 
 // A series as a line plot, oldest sample left, scaled from zero to its maximum.
-void plot_series(const char* label, const Series& s, const char* overlay, float height) {
+// Until the ring has wrapped only the samples taken so far are drawn. Levels (taken, ants
+// alive) are scaled to the range they span, so a mass death is a cliff even in a big pool;
+// rates and times are drawn from zero.
+enum class Scale { FromZero, Span };
+void plot_series(const char* label, const Series& s, const char* overlay, float height, Scale scale = Scale::FromZero) {
   if (s.values.empty()) return;
-  float top = std::max(s.max() * 1.05f, 1e-3f);
-  ImGui::PlotLines(label, s.values.data(), int(s.values.size()), s.head, overlay, 0.0f, top,
+  bool full = s.count == int(s.values.size());
+  float lo = 0, hi = 0;
+  for (int i = 0; i < s.count; ++i) {
+    float v = s.values[size_t(i)];
+    if (i == 0 || v < lo) lo = v;
+    if (i == 0 || v > hi) hi = v;
+  }
+  if (scale == Scale::FromZero) lo = 0;
+  float pad = std::max((hi - lo) * 0.05f, 1.0f);
+  float bottom = scale == Scale::FromZero ? 0.0f : lo - pad, top = hi + pad;
+  ImGui::PlotLines(label, s.values.data(), full ? s.count : std::max(1, s.count), full ? s.head : 0, overlay, bottom, top,
                    ImVec2(ImGui::GetContentRegionAvail().x, height));
 }
 
@@ -278,21 +291,23 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
   ImGui::PushID(int(i));
   if (ImGui::CollapsingHeader(row.name.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
     draw_fill_bar(row);
-    ImGui::Text("high-water %u (red mark)   owners %u   max/entity %u", row.high_water, row.owners, row.max_per_entity);
+    ImGui::Text("high-water %u (red)  owners %u  max %u", row.high_water, row.owners, row.max_per_entity);
     ImGui::Text("reserved unused %llu slots = %.1f KiB slack (%llu B each)", row.reserved_unused,
                 double(row.slack_bytes) / 1024.0, row.component_bytes);
     draw_counters_table(row);
     char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "taken, last %d ticks: %.0f", kHistoryTicks, dbg.taken_history[i].last());
-    plot_series("##taken", dbg.taken_history[i], overlay, 56);
+    std::snprintf(overlay, sizeof overlay, "taken over %d ticks: %.0f", kHistoryTicks, dbg.taken_history[i].last());
+    plot_series("##taken", dbg.taken_history[i], overlay, 56, Scale::Span);
     std::snprintf(overlay, sizeof overlay, "removes per tick: %.0f", dbg.removes_history[i].last());
     plot_series("##removes", dbg.removes_history[i], overlay, 32);
     // Owners by component count: tiles at 1, workers at 11-12, queens near 30.
-    std::vector<float> hist(row.histogram.begin(), row.histogram.end());
+    // Log scale, so 12 queens show next to a million tiles; the tooltip has exact numbers.
+    std::vector<float> hist(row.histogram.size());
+    for (size_t k = 0; k < hist.size(); ++k) hist[k] = std::log1p(float(row.histogram[k]));
     unsigned peak = 0;
     for (size_t k = 1; k < row.histogram.size(); ++k)
       if (row.histogram[k] > row.histogram[peak]) peak = unsigned(k);
-    std::snprintf(overlay, sizeof overlay, "owners by count 0..%u (most at %u)", row.max_per_entity, peak);
+    std::snprintf(overlay, sizeof overlay, "owners by count 0..%u, log (most at %u)", row.max_per_entity, peak);
     ImGui::PlotHistogram("##hist", hist.data(), int(hist.size()), 0, overlay, 0.0f, FLT_MAX,
                          ImVec2(ImGui::GetContentRegionAvail().x, 48));
     if (ImGui::IsItemHovered()) {
@@ -312,9 +327,9 @@ void draw_pools_window(Debugger& dbg, Game& g) {
   const PoolPanelData& d = dbg.pools_shown;
   ImGui::Text("tick %" PRIu64 "   entities %u / %u   simulated %u", g.tick, d.live_entities, d.max_entities,
               d.simulated_entities);
-  ImGui::Text("ants alive %.0f   pending deaths %u   failed creates %llu   refused spawns %" PRIu64,
-              dbg.alive_history.last(), d.pending_destructions, d.failed_creates, g.spawn_refused);
-  plot_series("##alive", dbg.alive_history, "ants alive", 32);
+  ImGui::Text("ants alive %.0f   pending deaths %u", dbg.alive_history.last(), d.pending_destructions);
+  ImGui::Text("failed creates %llu   refused spawns %" PRIu64, d.failed_creates, g.spawn_refused);
+  plot_series("##alive", dbg.alive_history, "ants alive", 32, Scale::Span);
   for (size_t i = 0; i < d.pools.size(); ++i) draw_pool_row(dbg, i, d.pools[i]);
   ImGui::End();
 }
@@ -436,7 +451,7 @@ void draw_slot_table(const PoolSlots& ps) {
 }
 
 void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.665f, 0.035f, 0.33f, 0.42f);
+  place_window(0.665f, 0.035f, 0.33f, 0.355f);
   if (!ImGui::Begin("Entity inspector", &dbg.show_inspector)) { ImGui::End(); return; }
   if (dbg.selected.is_null()) {
     ImGui::TextWrapped("Click an ant in the world or a cell in the pool map.");
@@ -481,12 +496,22 @@ void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
 // [SECTION] Chunks window
 
 void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.665f, 0.465f, 0.16f, 0.30f);
+  place_window(0.665f, 0.40f, 0.12f, 0.30f);
   if (!ImGui::Begin("Chunks", &dbg.show_chunks)) { ImGui::End(); return; }
-  ChunkMapData d = gather_chunk_map(*g.ecs);
-  ImGui::Text("%ux%u chunks of %u cells, max %u", d.chunks_x, d.chunks_y, d.chunk_cells, d.max_count);
+  // Counting ants walks every entity, so it is refreshed only every kChunkRefreshFrames.
+  constexpr unsigned long long kChunkRefreshFrames = 10;
+  ImGui::Checkbox("ants only", &dbg.chunks_by_ants);
+  bool stale = dbg.chunk_data.chunks.size() != g.ecs->grid().chunk_count() ||
+               dbg.chunk_data.ants_counted != dbg.chunks_by_ants ||
+               dbg.frames >= dbg.chunk_data_frame + kChunkRefreshFrames;
+  if (stale) {
+    dbg.chunk_data = gather_chunk_map(*g.ecs, dbg.chunks_by_ants);
+    dbg.chunk_data_frame = dbg.frames;
+  }
+  const ChunkMapData& d = dbg.chunk_data;
+  ImGui::Text("%ux%u chunks, %u cells", d.chunks_x, d.chunks_y, d.chunk_cells);
   ImVec2 avail = ImGui::GetContentRegionAvail();
-  float px = std::clamp(std::min(avail.x / float(std::max(1u, d.chunks_x)), avail.y / float(std::max(1u, d.chunks_y))), 2.0f, 32.0f);
+  float px = std::clamp(std::min(avail.x / float(std::max(1u, d.chunks_x)), avail.y / float(std::max(1u, d.chunks_y))), 1.0f, 32.0f);
   ImVec2 o = ImGui::GetCursorScreenPos();
   dbg.chunk_origin_x = o.x;
   dbg.chunk_origin_y = o.y;
@@ -494,11 +519,11 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
   ImGui::InvisibleButton("chunks", ImVec2(std::max(1.0f, px * float(d.chunks_x)), std::max(1.0f, px * float(d.chunks_y))));
   bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  float norm = std::log1p(float(std::max(1u, d.max_count)));
+  float norm = std::log1p(float(std::max(1u, d.ants_counted ? d.max_ants : d.max_count)));
   for (unsigned c = 0; c < d.chunks.size(); ++c) {
     const ChunkCell& cc = d.chunks[c];
     bool sim = c < g.chunk_simulated.size() ? g.chunk_simulated[c] != 0 : cc.simulated > 0;
-    float t = std::log1p(float(cc.simulated + cc.dormant)) / norm;
+    float t = std::log1p(float(d.ants_counted ? cc.ants : cc.simulated + cc.dormant)) / norm;
     float x = o.x + float(c % d.chunks_x) * px, y = o.y + float(c / d.chunks_x) * px;
     dl->AddRectFilled(ImVec2(x, y), ImVec2(x + px - (px > 4 ? 1 : 0), y + px - (px > 4 ? 1 : 0)), heat_color(t, sim));
   }
@@ -512,8 +537,9 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
     int c = hit_test_chunk_map(d, px, m.x - o.x, m.y - o.y);
     if (c >= 0) {
       const ChunkCell& cc = d.chunks[size_t(c)];
-      ImGui::SetTooltip("chunk %d (%u, %u)\nsimulated %u, dormant %u\nclick: camera here", c, unsigned(c) % d.chunks_x,
-                        unsigned(c) / d.chunks_x, cc.simulated, cc.dormant);
+      ImGui::SetTooltip("chunk %d (%u, %u)\nentities: %u simulated, %u dormant\nants %s\nclick: camera here", c,
+                        unsigned(c) % d.chunks_x, unsigned(c) / d.chunks_x, cc.simulated, cc.dormant,
+                        d.ants_counted ? std::to_string(cc.ants).c_str() : "(not counted)");
       if (clicked) {
         link.camera_jump = true;
         link.camera_x = (float(unsigned(c) % d.chunks_x) + 0.5f) * float(d.chunk_cells);
@@ -521,7 +547,7 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
       }
     }
   }
-  ImGui::TextDisabled("warm: simulated  blue: dormant");
+  ImGui::TextDisabled("warm: simulated, blue: dormant,\nwhite: simulation region");
   ImGui::End();
 }
 
@@ -568,7 +594,7 @@ void list_scenarios(Debugger& dbg) {
 }
 
 void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.83f, 0.465f, 0.165f, 0.53f);
+  place_window(0.79f, 0.40f, 0.205f, 0.595f);
   if (!ImGui::Begin("Stress", &dbg.show_stress)) { ImGui::End(); return; }
   ImGui::PushItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x * 0.5f));
 
@@ -628,6 +654,7 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
 
 void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link) {
   if (!g.ecs) return;
+  ++dbg.frames;
   // The window's selection (a click on an ant) wins when it changed since last frame.
   if (!(link.selected == dbg.link_seen)) {
     dbg.selected = link.selected;

@@ -81,8 +81,11 @@ struct Debugger {
   PoolMapLayout map_layout;     // as drawn last frame
   float map_origin_x = 0, map_origin_y = 0;  // screen position of the map's first cell
 
-  // Chunk minimap as drawn last frame.
-  float chunk_origin_x = 0, chunk_origin_y = 0, chunk_px = 0;
+  // Chunk minimap: colour by ants (else all entities); counts refreshed every few frames.
+  bool chunks_by_ants = true;
+  ChunkMapData chunk_data;
+  unsigned long long frames = 0, chunk_data_frame = 0;
+  float chunk_origin_x = 0, chunk_origin_y = 0, chunk_px = 0;  // as drawn last frame
 
   // What the Pools window was given last frame (tests compare it with the engine).
   PoolPanelData pools_shown;

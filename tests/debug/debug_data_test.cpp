@@ -257,7 +257,8 @@ TEST(DebugData, InspectorListsSlotsAndChecksBackPointers) {
 
 TEST(DebugData, ChunkMapCountsEveryEntityInItsChunk) {
   Populated p = populate();
-  ChunkMapData d = gather_chunk_map(*p.ecs);
+  ChunkMapData d = gather_chunk_map(*p.ecs, true);
+  ASSERT_TRUE(d.ants_counted);
   ASSERT_EQ(d.chunks.size(), 16u);
   EXPECT_EQ(d.chunks_x, 4u);
   std::vector<ChunkCell> expect(16);
@@ -265,14 +266,21 @@ TEST(DebugData, ChunkMapCountsEveryEntityInItsChunk) {
     const Record* r = p.ecs->find(h);
     if (ecs::Tier(r->header.tier) == ecs::Tier::Simulated) ++expect[r->header.chunk].simulated;
     else ++expect[r->header.chunk].dormant;
+    Kind k = p.kinds.at(h);
+    if (k == Kind::Worker || k == Kind::Soldier || k == Kind::Queen) ++expect[r->header.chunk].ants;
   }
+  unsigned ants = 0;
   unsigned total = 0;
   for (size_t c = 0; c < 16; ++c) {
     EXPECT_EQ(d.chunks[c].simulated, expect[c].simulated) << "chunk " << c;
     EXPECT_EQ(d.chunks[c].dormant, expect[c].dormant) << "chunk " << c;
+    EXPECT_EQ(d.chunks[c].ants, expect[c].ants) << "chunk " << c;
+    ants += d.chunks[c].ants;
     total += d.chunks[c].simulated + d.chunks[c].dormant;
   }
   EXPECT_EQ(total, p.ecs->live_count());
+  EXPECT_EQ(ants, 133u + 40u + 1u);
+  EXPECT_FALSE(gather_chunk_map(*p.ecs, false).ants_counted);
   EXPECT_EQ(hit_test_chunk_map(d, 10, 35, 15), 1 * 4 + 3);
   EXPECT_EQ(hit_test_chunk_map(d, 10, 40, 5), -1);
 }

@@ -192,6 +192,8 @@ TEST(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
   EXPECT_EQ(d.bad_back_pointers, 0u);
   // The window's own selection (a click on an ant in the world) reaches the debugger.
   Handle other = g->colonies[1].queen;
+  ASSERT_TRUE(g->ecs->alive(other));
+  ASSERT_NE(other, expect.owner);
   link.selected = other;
   step(ui, dbg, *g, link, 640, 5, false, false);
   EXPECT_EQ(dbg.selected, other);

@@ -1,0 +1,134 @@
+// debugger_render_test.cpp — the debugger drawn through the real SDL_Renderer backend into
+// an offscreen 1280x800 window while bombs fall, then read back: the pool map shows the
+// owner kinds' colours where the pool map says it is. With COLONY_DEBUG_SCREENSHOT=file.bmp
+// in the environment the last frame is also written out (to look at the layout).
+#include <SDL.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_impl_sdl.h>
+#include <imgui_impl_sdlrenderer.h>
+
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "debugger.h"
+#include "game.h"
+
+namespace colony {
+namespace {
+
+Scenario busy_scenario() {
+  Scenario s;
+  s.path = "debugger_render_test";
+  s.width = 192;
+  s.height = 128;
+  s.chunk_size = 16;
+  ColonySpec a;
+  a.nest_x = 40;
+  a.nest_y = 40;
+  a.color = 0xFF2040E0u;
+  a.workers = 900;
+  a.soldiers = 150;
+  ColonySpec b = a;
+  b.nest_x = 140;
+  b.nest_y = 90;
+  b.color = 0xFFE04020u;
+  s.colonies = {a, b};
+  s.food = {FoodSpec{80, 60, 25}, FoodSpec{120, 30, 25}};
+  s.region_w = 128;
+  s.region_h = 128;
+  EventSpec bomb;
+  bomb.kind = EventKind::Bomb;
+  bomb.tick = 40;
+  bomb.every = 40;
+  bomb.x = 40;
+  bomb.y = 40;
+  bomb.spread = 10;
+  bomb.radius = 8;
+  s.events = {bomb};
+  return s;
+}
+
+// Counts pixels in a rectangle within `tol` of an 0xAABBGGRR colour.
+int count_color(const std::vector<Uint32>& px, int pitch_px, int x0, int y0, int x1, int y1, unsigned abgr, int tol) {
+  int n = 0;
+  int r = int(abgr & 0xFF), g = int((abgr >> 8) & 0xFF), b = int((abgr >> 16) & 0xFF);
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) {
+      Uint32 p = px[size_t(y * pitch_px + x)];  // SDL_PIXELFORMAT_ABGR8888: R in the low byte
+      int pr = int(p & 0xFF), pg = int((p >> 8) & 0xFF), pb = int((p >> 16) & 0xFF);
+      if (std::abs(pr - r) <= tol && std::abs(pg - g) <= tol && std::abs(pb - b) <= tol) ++n;
+    }
+  return n;
+}
+
+TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
+  setenv("SDL_VIDEODRIVER", "offscreen", 0);
+  ASSERT_EQ(SDL_Init(SDL_INIT_VIDEO), 0) << SDL_GetError();
+  SDL_Window* window = SDL_CreateWindow("debugger", 0, 0, 1280, 800, SDL_WINDOW_HIDDEN);
+  ASSERT_NE(window, nullptr) << SDL_GetError();
+  SDL_Renderer* renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
+  ASSERT_NE(renderer, nullptr) << SDL_GetError();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  ASSERT_TRUE(ImGui_ImplSDL2_InitForSDLRenderer(window));
+  ASSERT_TRUE(ImGui_ImplSDLRenderer_Init(renderer));
+
+  std::string err;
+  std::unique_ptr<Game> g = make_game(busy_scenario(), 3, &err);
+  ASSERT_TRUE(g) << err;
+  Debugger dbg;
+  debugger_init(dbg, true);
+  DebugLink link;
+  FrameTimes ft{2, 3, 1, 60, 60};
+  for (int frame = 0; frame < 150; ++frame) {
+    simulate_tick(*g);
+    debugger_after_tick(dbg, *g);
+    ImGui_ImplSDLRenderer_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    ImGui::NewFrame();
+    if (frame == 100) {
+      // Select a worker, as a click in the world would.
+      g->ecs->for_each_simulated([&](Record& r) {
+        if (r.payload.kind == Kind::Worker) link.selected = r.header.handle;
+      });
+    }
+    draw_debugger(dbg, *g, ft, link);
+    ImGui::Render();
+    SDL_SetRenderDrawColor(renderer, 10, 10, 10, 255);
+    SDL_RenderClear(renderer);
+    ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+    if (frame < 149) SDL_RenderPresent(renderer);
+  }
+  std::vector<Uint32> px(size_t(1280 * 800));
+  ASSERT_EQ(SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, px.data(), 1280 * 4), 0) << SDL_GetError();
+  if (const char* out = std::getenv("COLONY_DEBUG_SCREENSHOT")) {
+    SDL_Surface* s = SDL_CreateRGBSurfaceWithFormatFrom(px.data(), 1280, 800, 32, 1280 * 4, SDL_PIXELFORMAT_ABGR8888);
+    SDL_SaveBMP(s, out);
+    SDL_FreeSurface(s);
+  }
+
+  // The pool map of render pieces: tiles (one piece each) and workers are both in it.
+  const PoolMapLayout& l = dbg.map_layout;
+  int x0 = int(dbg.map_origin_x), y0 = int(dbg.map_origin_y);
+  int x1 = std::min(1280, x0 + int(float(l.columns) * l.cell_px)), y1 = std::min(800, y0 + int(float(l.rows) * l.cell_px));
+  ASSERT_GT(x1 - x0, 50);
+  ASSERT_GT(y1 - y0, 50);
+  int tiles = count_color(px, 1280, x0, y0, x1, y1, kind_color(Kind::Tile), 3);
+  int workers = count_color(px, 1280, x0, y0, x1, y1, kind_color(Kind::Worker), 3);
+  EXPECT_GT(tiles, 100) << "no tile-coloured cells in the pool map";
+  EXPECT_GT(workers, 100) << "no worker-coloured cells in the pool map";
+  // Outside every debugger window (bottom middle of the screen) only the clear colour.
+  EXPECT_EQ(count_color(px, 1280, 600, 420, 680, 500, kind_color(Kind::Worker), 3), 0);
+
+  ImGui_ImplSDLRenderer_Shutdown();
+  ImGui_ImplSDL2_Shutdown();
+  ImGui::DestroyContext();
+  SDL_DestroyRenderer(renderer);
+  SDL_DestroyWindow(window);
+  SDL_Quit();
+}
+
+}  // namespace
+}  // namespace colony
