@@ -382,7 +382,7 @@ uint32_t run_ticks(App& app, double dt) {
     app.tick_debt -= double(want);
   }
   app.step_requests = 0;
-  const bool fixed = app.config.frames > 0;  // --frames runs are deterministic: every owed tick runs
+  const bool fixed = app.config.fixed_step;  // deterministic runs: every owed tick runs
   uint64_t t0 = now_ns();
   uint32_t done = 0;
   for (; done < want; ++done) {
@@ -457,8 +457,8 @@ void follow_with_region(App& app) {
 
 bool app_frame(App& app) {
   uint64_t frame_start = now_ns();
-  // Fixed-frame runs (--frames, tests) advance exactly 1/60 s per frame.
-  double dt = app.config.frames > 0 ? 1.0 / 60.0 : std::min(0.1, double(frame_start - app.last_frame_ns) / 1e9);
+  // Fixed-step runs (--frames, tests) advance exactly 1/60 s per frame.
+  double dt = app.config.fixed_step ? 1.0 / 60.0 : std::min(0.1, double(frame_start - app.last_frame_ns) / 1e9);
   app.last_frame_ns = frame_start;
   app.seconds += dt;
 
@@ -534,6 +534,11 @@ bool app_frame(App& app) {
     s.window_start_ns = now_ns();
   }
 
+  if (app.capture) {
+    SDL_GetRendererOutputSize(app.renderer, &app.frame_w, &app.frame_h);
+    app.frame_pixels.resize(size_t(app.frame_w) * size_t(app.frame_h));
+    SDL_RenderReadPixels(app.renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, app.frame_pixels.data(), app.frame_w * 4);
+  }
   bool last = app.config.frames > 0 && s.frames >= app.config.frames;
   double work_ms = ms_since(frame_start);  // the screenshot below is not part of the frame
   if (last && !app.config.screenshot.empty()) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "atlas.h"
 #include "camera.h"
@@ -36,6 +37,7 @@ struct WindowConfig {
   int width = 0, height = 0; // 0 = pick from the display
   bool vsync = true;
   bool hidden = false;       // tests: do not show the window
+  bool fixed_step = false;   // every frame advances exactly 1/60 s (deterministic runs)
 };
 
 enum class Tool : uint8_t {
@@ -105,6 +107,11 @@ struct App {
   FrameStats stats;
   bool quit = false;
   std::string error;          // last load error (shown in the HUD)
+
+  // Tests: when capture is set, every frame is read back into frame_pixels (ABGR8888).
+  bool capture = false;
+  std::vector<uint32_t> frame_pixels;
+  int frame_w = 0, frame_h = 0;
 
   DebugLink link;
 #ifdef COLONY_HAS_DEBUGGER

@@ -20,6 +20,7 @@ int run_window(const Options& options) {
   // Timed runs (screenshots, measurements) must not wait for the display.
   config.vsync = !options.no_vsync && options.frames == 0;
   if (!options.screenshot.empty() && options.frames == 0) config.frames = 1;
+  config.fixed_step = config.frames > 0;
 
   render::App app;
   std::string err;

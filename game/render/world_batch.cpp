@@ -161,7 +161,7 @@ struct EntityDraw {
     ++b.entities;
     bool lit = !highlight.is_null() && r.header.handle == highlight;
     if (is_ant(kind)) {
-      if (detail == Detail::Pieces || kind == Kind::Queen) draw_pieces(r, kLayerBodies, false, false);
+      if (detail == Detail::Pieces) draw_pieces(r, kLayerBodies, false, false);
       else draw_far(r);
     } else if (detail == Detail::Dot && kind == Kind::Corpse) {
       return;  // corpses vanish into the ground when far away

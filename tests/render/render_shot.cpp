@@ -1,0 +1,95 @@
+// render_shot.cpp — a developer's camera: plays a scenario in an offscreen/hidden window
+// for N frames with a chosen camera and optional actions, and writes the last frame.
+// Not a test; used to look at what the renderer draws.
+//
+//   render_shot SCENARIO OUT.png FRAMES [zoom=Z] [at=X,Y] [bomb=FRAME,X,Y,R] [fire=FRAME,X,Y,R]
+//               [overlay=0..3] [hud=0|1] [size=WxH] [select=X,Y] [speed=N] [debug=1] [help=1] [paint=FRAME,X,Y,R,KIND]
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app.h"
+
+using namespace colony;
+using namespace colony::render;
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: render_shot SCENARIO OUT.png FRAMES [key=value...]\n");
+    return 2;
+  }
+  WindowConfig config;
+  config.scenario = argv[1];
+  config.hidden = true;
+  config.vsync = false;
+  config.fixed_step = true;
+  config.width = 1280, config.height = 800;
+  int frames = std::atoi(argv[3]);
+  config.frames = uint32_t(frames);
+  config.screenshot = argv[2];
+  float zoom = 0, at_x = -1, at_y = -1;
+  struct Action { int frame; Command c; };
+  std::vector<Action> actions;
+  int overlay = 0, hud = 1, speed = 1, help = 0;
+  float select_x = -1, select_y = -1;
+  for (int i = 4; i < argc; ++i) {
+    std::string a = argv[i];
+    float f = 0, x = 0, y = 0, r = 0;
+    int k = 0;
+    if (std::sscanf(a.c_str(), "zoom=%f", &zoom) == 1) continue;
+    if (std::sscanf(a.c_str(), "at=%f,%f", &at_x, &at_y) == 2) continue;
+    if (std::sscanf(a.c_str(), "size=%dx%d", &config.width, &config.height) == 2) continue;
+    if (std::sscanf(a.c_str(), "overlay=%d", &overlay) == 1) continue;
+    if (std::sscanf(a.c_str(), "hud=%d", &hud) == 1) continue;
+    if (std::sscanf(a.c_str(), "help=%d", &help) == 1) continue;
+    if (std::sscanf(a.c_str(), "speed=%d", &speed) == 1) continue;
+    if (std::sscanf(a.c_str(), "select=%f,%f", &select_x, &select_y) == 2) continue;
+    if (a == "debug=1") { config.debug_ui = true; continue; }
+    if (std::sscanf(a.c_str(), "bomb=%f,%f,%f,%f", &f, &x, &y, &r) == 4) {
+      Command c; c.kind = CommandKind::Bomb; c.x = x; c.y = y; c.radius = r;
+      actions.push_back({int(f), c});
+      continue;
+    }
+    if (std::sscanf(a.c_str(), "fire=%f,%f,%f,%f", &f, &x, &y, &r) == 4) {
+      Command c; c.kind = CommandKind::Ignite; c.x = x; c.y = y; c.radius = r;
+      actions.push_back({int(f), c});
+      continue;
+    }
+    if (std::sscanf(a.c_str(), "paint=%f,%f,%f,%f,%d", &f, &x, &y, &r, &k) == 5) {
+      Command c; c.kind = CommandKind::PaintTerrain; c.x = x; c.y = y; c.radius = r; c.terrain = Terrain(k);
+      actions.push_back({int(f), c});
+      continue;
+    }
+    std::fprintf(stderr, "render_shot: unknown argument '%s'\n", a.c_str());
+    return 2;
+  }
+  App app;
+  std::string err;
+  if (!app_init(app, config, &err)) {
+    std::fprintf(stderr, "render_shot: %s\n", err.c_str());
+    return 2;
+  }
+  if (zoom > 0) app.camera.zoom = zoom;
+  if (at_x >= 0) app.camera.x = at_x, app.camera.y = at_y;
+  app.overlay = Overlay(overlay);
+  app.show_hud = hud != 0;
+  app.show_help = help != 0;
+  app.speed = speed;
+  for (int f = 0; f < frames; ++f) {
+    for (const Action& a : actions)
+      if (a.frame == f) queue_command(*app.game, a.c);
+    if (f == frames / 2 && select_x >= 0) {
+      app.tool = Tool::Select;
+      apply_tool(app, select_x, select_y, true);
+      app.follow = true;
+    }
+    if (!app_frame(app)) break;
+  }
+  if (!app.error.empty()) std::fprintf(stderr, "render_shot: %s\n", app.error.c_str());
+  std::fprintf(stderr, "fps %.1f build %.2f submit %.2f present %.2f quads %u tick %llu\n", app.stats.fps, app.stats.build_ms,
+               app.stats.submit_ms, app.stats.present_ms, app.batch.quads, (unsigned long long)app.game->tick);
+  app_shutdown(app);
+  return 0;
+}

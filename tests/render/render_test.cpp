@@ -1,0 +1,429 @@
+// render_test.cpp — the game window under SDL's offscreen video driver, through the real
+// simulation, real scenario files and real SDL events.
+//
+// Table of contents
+//   [SECTION] Harness
+//   [SECTION] Pixels: what the frame shows
+//   [SECTION] Tools and time through injected events
+//   [SECTION] The frame batch
+//   [SECTION] Debugger link, camera, command line
+#include <SDL.h>
+#include <SDL_image.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "window.h"
+
+using namespace colony;
+using namespace colony::render;
+
+namespace {
+
+// [SECTION] Harness
+
+std::string data(const std::string& name) { return std::string(RENDER_TEST_DATA) + "/" + name; }
+
+struct Rgb {
+  int r, g, b;
+  int luma() const { return (r * 3 + g * 6 + b) / 10; }
+};
+
+// One app in a hidden offscreen window: fixed 1/60 s steps, HUD hidden, frames captured.
+struct Harness {
+  App app;
+  bool ok = false;
+  std::string err;
+
+  explicit Harness(const std::string& scenario, int w = 800, int h = 600) {
+    setenv("SDL_VIDEODRIVER", "offscreen", 0);
+    WindowConfig c;
+    c.scenario = scenario;
+    c.hidden = true;
+    c.vsync = false;
+    c.fixed_step = true;
+    c.width = w, c.height = h;
+    ok = app_init(app, c, &err);
+    app.show_hud = false;
+    app.capture = true;
+  }
+  ~Harness() {
+    if (ok) app_shutdown(app);
+  }
+  Game& game() { return *app.game; }
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) app_frame(app);
+  }
+  void look_at(float x, float y, float zoom) {
+    app.camera.x = x, app.camera.y = y, app.camera.zoom = zoom;
+  }
+  Rgb pixel(int x, int y) const {
+    uint32_t p = app.frame_pixels[size_t(y) * size_t(app.frame_w) + size_t(x)];
+    return {int(p & 255), int(p >> 8 & 255), int(p >> 16 & 255)};
+  }
+  // Screen pixel of a world point in the last frame.
+  int sx(float wx) const { return int(std::lround(screen_x(app.camera, wx))); }
+  int sy(float wy) const { return int(std::lround(screen_y(app.camera, wy))); }
+  // Mean colour of the pixels within r cells of a world point.
+  Rgb mean_around(float wx, float wy, float r) const {
+    long sum[3] = {}, n = 0;
+    float rp = r * app.camera.zoom;
+    for (int y = sy(wy) - int(rp); y <= sy(wy) + int(rp); ++y)
+      for (int x = sx(wx) - int(rp); x <= sx(wx) + int(rp); ++x) {
+        if (x < 0 || y < 0 || x >= app.frame_w || y >= app.frame_h) continue;
+        if (std::hypot(float(x - sx(wx)), float(y - sy(wy))) > rp) continue;
+        Rgb p = pixel(x, y);
+        sum[0] += p.r, sum[1] += p.g, sum[2] += p.b, ++n;
+      }
+    if (n == 0) return {0, 0, 0};
+    return {int(sum[0] / n), int(sum[1] / n), int(sum[2] / n)};
+  }
+  // Pixels between r0 and r1 cells of a world point that satisfy pred.
+  template <class Pred>
+  int count_in_ring(float wx, float wy, float r0, float r1, Pred pred) const {
+    int n = 0;
+    float p0 = r0 * app.camera.zoom, p1 = r1 * app.camera.zoom;
+    for (int y = sy(wy) - int(p1); y <= sy(wy) + int(p1); ++y)
+      for (int x = sx(wx) - int(p1); x <= sx(wx) + int(p1); ++x) {
+        if (x < 0 || y < 0 || x >= app.frame_w || y >= app.frame_h) continue;
+        float d = std::hypot(float(x - sx(wx)), float(y - sy(wy)));
+        if (d < p0 || d > p1) continue;
+        if (pred(pixel(x, y))) ++n;
+      }
+    return n;
+  }
+
+  void push(SDL_Event& e) {
+    ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
+  }
+  void key(SDL_Keycode k) {
+    for (Uint32 type : {Uint32(SDL_KEYDOWN), Uint32(SDL_KEYUP)}) {
+      SDL_Event e{};
+      e.type = type;
+      e.key.windowID = SDL_GetWindowID(app.window);
+      e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+      e.key.keysym.sym = k;
+      e.key.keysym.scancode = SDL_GetScancodeFromKey(k);
+      push(e);
+    }
+  }
+  // A left click at a world position (converted with the current camera).
+  void click(float wx, float wy) {
+    for (Uint32 type : {Uint32(SDL_MOUSEBUTTONDOWN), Uint32(SDL_MOUSEBUTTONUP)}) {
+      SDL_Event e{};
+      e.type = type;
+      e.button.windowID = SDL_GetWindowID(app.window);
+      e.button.button = SDL_BUTTON_LEFT;
+      e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
+      e.button.clicks = 1;
+      e.button.x = sx(wx), e.button.y = sy(wy);
+      push(e);
+    }
+  }
+};
+
+std::vector<Handle> ants_within(Game& g, float x, float y, float r0, float r1) {
+  std::vector<Handle> out;
+  g.ecs->for_each_in_radius(x, y, r1, [&](Record& r) {
+    if (!is_ant(r.payload.kind)) return;
+    if (std::hypot(r.payload.x - x, r.payload.y - y) >= r0) out.push_back(r.header.handle);
+  });
+  return out;
+}
+
+bool reddish(Rgb p) { return p.r > 120 && p.r > p.g + 60 && p.r > p.b + 60; }
+bool bluish(Rgb p) { return p.b > 120 && p.b > p.r + 60 && p.b > p.g + 80; }
+
+// [SECTION] Pixels: what the frame shows
+
+TEST(RenderPixels, EachColonysColourShowsAroundItsOwnNest) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);  // whole map: 864 x 576 pixels
+  h.frames(30);
+  const Colony& red = h.game().colonies[0];
+  const Colony& blue = h.game().colonies[1];
+  // Between 4.5 and 10 cells from a nest: ants only (the nest mound and its ring are inside).
+  int red_at_red = h.count_in_ring(red.nest_x, red.nest_y, 4.5f, 10, reddish);
+  int blue_at_red = h.count_in_ring(red.nest_x, red.nest_y, 4.5f, 10, bluish);
+  int blue_at_blue = h.count_in_ring(blue.nest_x, blue.nest_y, 4.5f, 10, bluish);
+  int red_at_blue = h.count_in_ring(blue.nest_x, blue.nest_y, 4.5f, 10, reddish);
+  EXPECT_GT(red_at_red, 40);
+  EXPECT_GT(blue_at_blue, 40);
+  EXPECT_LT(blue_at_red * 10, red_at_red);
+  EXPECT_LT(red_at_blue * 10, blue_at_blue);
+}
+
+TEST(RenderPixels, WaterIsDrawnWhereTheScenarioPutIt) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.frames(3);
+  // The lake is the rectangle x 40..56, y 20..44; grass lies north of it.
+  Rgb lake = h.mean_around(48, 32, 3);
+  Rgb grass = h.mean_around(48, 8, 3);
+  EXPECT_GT(lake.b, lake.r + 60) << lake.r << " " << lake.g << " " << lake.b;
+  EXPECT_GT(lake.b, lake.g + 30);
+  EXPECT_GT(grass.g, grass.r + 20) << grass.r << " " << grass.g << " " << grass.b;
+  EXPECT_GT(grass.g, grass.b + 20);
+}
+
+TEST(RenderPixels, ABombFlashesThenLeavesAScorchMark) {
+  Harness h(data("bomb.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(44, 32, 8);
+  h.frames(20);  // before the bomb (tick 30)
+  ASSERT_LT(h.game().tick, 30u);
+  int before = h.mean_around(44, 32, 4).luma();
+  int control_before = h.mean_around(44, 12, 3).luma();
+  while (h.game().tick < 32) h.frames(1);  // the blast and one frame after it
+  ASSERT_FALSE(h.game().blasts.empty());
+  int flash = h.mean_around(44, 32, 4).luma();
+  EXPECT_GT(flash, before + 60) << "no flash: " << before << " -> " << flash;
+  h.frames(300);  // five seconds: flash, debris and smoke are gone
+  EXPECT_EQ(h.app.effects.explosions.size(), 0u);
+  EXPECT_EQ(h.app.effects.particles.size(), 0u);
+  int after = h.mean_around(44, 32, 4).luma();
+  int control_after = h.mean_around(44, 12, 3).luma();
+  EXPECT_LT(after * 10, before * 7) << "no scorch: " << before << " -> " << after;
+  EXPECT_NEAR(control_after, control_before, control_before / 10 + 2);
+}
+
+// [SECTION] Tools and time through injected events
+
+TEST(RenderTools, AClickWithTheBombToolKillsTheAntsUnderIt) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.frames(10);
+  h.key(SDLK_2);
+  h.frames(1);
+  ASSERT_EQ(h.app.tool, Tool::Bomb);
+  // The ants the bomb must kill, and ants well outside its reach.
+  const float x = 20, y = 32;
+  std::vector<Handle> inside = ants_within(h.game(), x, y, 0, kBombRadius - 0.3f);
+  std::vector<Handle> outside = ants_within(h.game(), 76, 32, 0, 12);  // the other colony
+  ASSERT_GT(inside.size(), 20u);
+  ASSERT_GT(outside.size(), 20u);
+  uint64_t died_before = h.game().colonies[0].died.by_cause[size_t(DeathCause::Explosion)];
+  h.click(x, y);
+  h.frames(1);
+  for (Handle a : inside) EXPECT_FALSE(h.game().ecs->alive(a)) << "ant " << a.index << " survived the bomb";
+  for (Handle a : outside) EXPECT_TRUE(h.game().ecs->alive(a));
+  EXPECT_GE(h.game().colonies[0].died.by_cause[size_t(DeathCause::Explosion)], died_before + inside.size());
+  EXPECT_EQ(h.app.effects.started, 1u);  // the window saw the blast
+}
+
+TEST(RenderTools, SpacePausesThePeriodStepsAndPlusSpeedsUp) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(3);
+  uint64_t t = h.game().tick;
+  EXPECT_EQ(t, 3u);  // one tick per 1/60 s frame at 1x
+  h.key(SDLK_SPACE);
+  h.frames(10);
+  EXPECT_TRUE(h.app.paused);
+  EXPECT_EQ(h.game().tick, t);
+  h.key(SDLK_PERIOD);
+  h.frames(1);
+  EXPECT_EQ(h.game().tick, t + 1);
+  h.frames(5);
+  EXPECT_EQ(h.game().tick, t + 1);
+  h.key(SDLK_SPACE);
+  h.key(SDLK_EQUALS);
+  h.key(SDLK_EQUALS);
+  h.key(SDLK_EQUALS);
+  h.frames(1);
+  EXPECT_FALSE(h.app.paused);
+  EXPECT_EQ(h.app.speed, 8);
+  EXPECT_EQ(h.game().tick, t + 1 + 8);  // 8x: eight fixed ticks in one 1/60 s frame
+}
+
+TEST(RenderTools, TheSelectToolSetsTheDebuggerSelection) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.frames(5);
+  h.key(SDLK_1);
+  h.frames(1);
+  ASSERT_EQ(h.app.tool, Tool::Select);
+  // A worker of the blue colony standing alone (nobody else within a cell).
+  Handle target;
+  float tx = 0, ty = 0;
+  h.game().ecs->for_each_simulated([&](Record& r) {
+    if (!target.is_null() || r.payload.kind != Kind::Worker || r.payload.colony != 1) return;
+    if (ants_within(h.game(), r.payload.x, r.payload.y, 0, 1.6f).size() != 1) return;
+    target = r.header.handle, tx = r.payload.x, ty = r.payload.y;
+  });
+  ASSERT_FALSE(target.is_null());
+  h.app.paused = true;  // the ant must still be there when the click lands
+  h.click(tx, ty);
+  h.frames(1);
+  EXPECT_EQ(h.app.selected, target);
+  EXPECT_EQ(h.app.link.selected, target);
+}
+
+TEST(RenderTools, PaintingWaterChangesTheTerrainAndThePicture) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.frames(2);
+  h.key(SDLK_6);
+  h.frames(1);
+  ASSERT_EQ(h.app.tool, Tool::PaintWater);
+  const u32 cell = cell_index(h.game(), 30, 8);
+  ASSERT_EQ(h.game().terrain[cell], Terrain::Grass);
+  Rgb before = h.mean_around(30.5f, 8.5f, 0.8f);
+  h.click(30.5f, 8.5f);
+  h.frames(2);
+  EXPECT_EQ(h.game().terrain[cell], Terrain::Water);
+  Rgb after = h.mean_around(30.5f, 8.5f, 0.8f);
+  EXPECT_GT(before.g, before.b);
+  EXPECT_GT(after.b, after.g + 30) << after.r << " " << after.g << " " << after.b;
+}
+
+// [SECTION] The frame batch
+
+// Quads the batch holds in the entity layers.
+size_t entity_quads(const FrameBatch& b) { return (b.verts[kLayerGround].size() + b.verts[kLayerBodies].size()) / 4; }
+
+TEST(RenderBatch, EveryRenderPieceOfAVisibleEntityIsOneQuad) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(5);
+  Game& g = h.game();
+  Camera cam = h.app.camera;
+  cam.x = 48, cam.y = 32, cam.zoom = 20;  // close: every piece is drawn
+  ViewRect view = visible_rect(cam, 5);
+  size_t pieces = 0, entities = 0;
+  for (u32 c = 0; c < g.ecs->grid().chunk_count(); ++c)
+    g.ecs->for_each_in_chunk(c, [&](Record& r) {
+      if (r.payload.kind == Kind::Tile || !view.contains(r.payload.x, r.payload.y)) return;
+      pieces += ColonyEcs::list<RenderPiece>(r).added;
+      ++entities;
+    });
+  ASSERT_GT(entities, 20u);
+  FrameBatch b;
+  BatchInput in;
+  in.camera = &cam;
+  in.detail = detail_for_zoom(cam.zoom);
+  ASSERT_EQ(in.detail, Detail::Pieces);
+  build_world_batch(b, g, in);
+  const size_t nest_quads = 2 * g.colonies.size();
+  EXPECT_EQ(entity_quads(b), pieces + nest_quads);
+  EXPECT_EQ(b.entities, entities);
+}
+
+TEST(RenderBatch, AMaimedAntDrawsExactlyOneQuadLess) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(2);
+  Game& g = h.game();
+  Record* victim = nullptr;
+  g.ecs->for_each_simulated([&](Record& r) {
+    if (!victim && r.payload.kind == Kind::Worker) victim = &r;
+  });
+  ASSERT_NE(victim, nullptr);
+  Camera cam = h.app.camera;
+  cam.x = victim->payload.x, cam.y = victim->payload.y, cam.zoom = 30;
+  BatchInput in;
+  in.camera = &cam;
+  in.detail = Detail::Pieces;
+  FrameBatch b;
+  build_world_batch(b, g, in);
+  size_t before = entity_quads(b);
+  ASSERT_TRUE(maim_ant(g, *victim, false, 0));
+  clear_batch(b);
+  build_world_batch(b, g, in);
+  EXPECT_EQ(entity_quads(b), before - 1);
+}
+
+TEST(RenderBatch, ZoomedOutAnAntIsOneOrTwoQuads) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(2);
+  Game& g = h.game();
+  for (float zoom : {5.f, 1.f}) {
+    Camera cam = h.app.camera;
+    cam.x = 48, cam.y = 32, cam.zoom = zoom;
+    BatchInput in;
+    in.camera = &cam;
+    in.detail = detail_for_zoom(zoom);
+    ASSERT_NE(in.detail, Detail::Pieces);
+    FrameBatch b;
+    build_world_batch(b, g, in);
+    size_t ants = ants_alive(g);
+    size_t quads = b.verts[kLayerBodies].size() / 4;
+    EXPECT_GE(quads, ants) << "zoom " << zoom;
+    EXPECT_LE(quads, 2 * ants) << "zoom " << zoom;
+  }
+}
+
+// [SECTION] Debugger link, camera, command line
+
+TEST(RenderLink, TheWindowHonoursCameraJumpsPauseRequestsAndScenarioLoads) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(2);
+  h.app.link.camera_jump = true;
+  h.app.link.camera_x = 70, h.app.link.camera_y = 40;
+  h.app.link.pause_request = true;
+  h.frames(1);
+  EXPECT_FLOAT_EQ(h.app.camera.x, 70);
+  EXPECT_FLOAT_EQ(h.app.camera.y, 40);
+  EXPECT_FALSE(h.app.link.camera_jump);
+  EXPECT_TRUE(h.app.paused);
+  h.app.link.load_scenario = data("bomb.json");
+  h.frames(1);
+  EXPECT_TRUE(h.app.link.load_scenario.empty());
+  EXPECT_EQ(h.game().width, 64u);
+  EXPECT_EQ(h.game().colonies.size(), 1u);
+}
+
+TEST(RenderCamera, WheelZoomKeepsThePointUnderTheCursor) {
+  Camera cam;
+  cam.x = 50, cam.y = 40, cam.zoom = 10, cam.view_w = 800, cam.view_h = 600;
+  float wx = world_x(cam, 650), wy = world_y(cam, 120);
+  zoom_toward(cam, 1.2f * 1.2f * 1.2f, 650, 120);
+  EXPECT_NEAR(cam.zoom, 17.28f, 1e-3);
+  EXPECT_NEAR(world_x(cam, 650), wx, 1e-3);
+  EXPECT_NEAR(world_y(cam, 120), wy, 1e-3);
+  zoom_toward(cam, 1e6f, 0, 0);
+  EXPECT_EQ(cam.zoom, Camera::kMaxZoom);
+}
+
+TEST(RenderWindow, ScreenshotAndFramesWriteThePngOfTheWindow) {
+  setenv("SDL_VIDEODRIVER", "offscreen", 0);
+  std::string out = (std::filesystem::temp_directory_path() / "colony_render_test_shot.png").string();
+  std::filesystem::remove(out);
+  Options o;
+  o.scenario = data("nests.json");
+  o.screenshot = out;
+  o.frames = 4;
+  o.width = 320, o.height = 200;
+  ASSERT_EQ(run_window(o), 0);
+  SDL_Surface* s = IMG_Load(out.c_str());
+  ASSERT_NE(s, nullptr) << IMG_GetError();
+  EXPECT_EQ(s->w, 320);
+  EXPECT_EQ(s->h, 200);
+  SDL_FreeSurface(s);
+}
+
+TEST(RenderWindow, AMissingScenarioIsExitCode2WithNoWindow) {
+  setenv("SDL_VIDEODRIVER", "offscreen", 0);
+  Options o;
+  o.scenario = data("no_such_scenario.json");
+  o.frames = 1;
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(run_window(o), 2);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("no_such_scenario.json"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+}
+
+}  // namespace
