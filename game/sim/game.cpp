@@ -117,6 +117,51 @@ inline float fast_cos(float x) { return fast_sin(x + kPi / 2); }
 
 Record* as_record(ecs::RecordHeader* h) { return reinterpret_cast<Record*>(h); }
 
+// Tiles are created first in every chunk and never move or die, so in each chunk's
+// dormant storage they form a prefix: removal fills a hole with the list's last record,
+// which is never a tile while anything is stored after the tiles. Walks that look for
+// ants, food and corpses skip that prefix block by block (validate_game checks it).
+u32 tiles_in_chunk(const Game& g, u32 c) {
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  u32 x0 = grid.chunk_col(c) * grid.chunk_cells, y0 = grid.chunk_row(c) * grid.chunk_cells;
+  return std::min(grid.chunk_cells, g.width - x0) * std::min(grid.chunk_cells, g.height - y0);
+}
+
+// fn(Record&) for every dormant record of chunk c after its tiles.
+template <class Fn>
+void for_each_dormant_mobile(Game& g, u32 c, Fn&& fn) {
+  ecs::EntityStore& st = g.ecs->store();
+  const ecs::BlockList& list = st.dormant(c);
+  const u32 count = list.count, per = st.block_records(), skip = std::min(tiles_in_chunk(g, c), count);
+  u32 b = list.first, idx = 0;
+  while (b != ecs::kNone && idx + per <= skip) b = st.next_block(b), idx += per;
+  for (; b != ecs::kNone && idx < count; b = st.next_block(b)) {
+    u32 n = std::min(per, count - idx);
+    for (u32 i = idx < skip ? skip - idx : 0; i < n; ++i) fn(*as_record(st.at(b, i)));
+    idx += n;
+  }
+}
+
+// fn(Record&) for every ant, food source and corpse in chunk c (both tiers).
+template <class Fn>
+void for_each_mobile_in_chunk(Game& g, u32 c, Fn&& fn) {
+  ecs::EntityStore& st = g.ecs->store();
+  for (u32 i = st.sim_head(c); i != 0; i = st.dir(i).sim_next) fn(*as_record(st.record_of_index(i)));
+  for_each_dormant_mobile(g, c, fn);
+}
+
+// fn(Record&) for every ant, food source and corpse within r of (x, y): the chunk
+// grid's circle query, never a scan of all entities.
+template <class Fn>
+void for_each_mobile_in_radius(Game& g, float x, float y, float r, Fn&& fn) {
+  g.ecs->grid().for_each_chunk_in_circle(x, y, r, [&](u32 c) {
+    for_each_mobile_in_chunk(g, c, [&](Record& rec) {
+      float dx = rec.payload.x - x, dy = rec.payload.y - y;
+      if (dx * dx + dy * dy <= r * r) fn(rec);
+    });
+  });
+}
+
 u32 cell_of(const Game& g, float x, float y) {
   int cx = std::clamp(int(x), 0, int(g.width) - 1), cy = std::clamp(int(y), 0, int(g.height) - 1);
   return u32(cy) * g.width + u32(cx);
@@ -127,6 +172,17 @@ float& field(Game& g, u32 colony, Field f, u32 cell) { return g.fields[colony * 
 void mark_dirty(Game& g, u32 cell) {
   u32 chunk = g.ecs->grid().chunk_of_cell(cell % g.width, cell / g.width);
   g.dirty_chunks_stamp[chunk] = g.tick + 1;
+}
+
+// The food grid and its flag bit change together.
+void put_food(Game& g, u32 cell, Handle h) {
+  g.food_at[cell] = h;
+  g.cell_flags[cell] = u8(h.is_null() ? g.cell_flags[cell] & ~kCellFood : g.cell_flags[cell] | kCellFood);
+}
+void put_danger(Game& g, u32 cell, float v) {
+  g.danger[cell] = v;
+  g.chunk_scent[g.ecs->grid().chunk_of_cell(cell % g.width, cell / g.width)] = 1;
+  g.cell_flags[cell] = u8(v > kDangerFelt ? g.cell_flags[cell] | kCellDanger : g.cell_flags[cell] & ~kCellDanger);
 }
 
 // Calls fn(cell, distance) for every cell whose centre is within r of (x, y).
@@ -277,7 +333,7 @@ Handle spawn_corpse(Game& g, const Game::CorpseOrder& o) {
   if (h.is_null()) return {};
   u32 tint = shade(g.colonies[o.colony].color, 0.45f);
   if (!dress(g, h, body_plan(Kind::Corpse), tint)) return {};
-  g.food_at[cell] = h;
+  put_food(g, cell, h);
   return h;
 }
 
@@ -343,7 +399,7 @@ Handle spawn_food(Game& g, float x, float y, u32 crumbs) {
   w.add<CollisionVolume>(h, body_plan(Kind::Food).volumes[0]);
   // The source covers the 3x3 cells around it so passing ants find it.
   for_each_cell_in_circle(g, b.x, b.y, 1.5f, [&](u32 c, float) {
-    if (g.food_at[c].is_null() && passable(g.terrain[c])) g.food_at[c] = h;
+    if (g.food_at[c].is_null() && passable(g.terrain[c])) put_food(g, c, h);
   });
   ++g.food_sources;
   return h;
@@ -376,11 +432,13 @@ bool build_world(Game& g, std::string* err) {
   g.scorch.assign(cells, 0);
   g.chunk_burning.assign(chunks, 0);
   g.food_at.assign(cells, Handle{});
+  g.cell_flags.assign(cells, 0);
   g.occupancy.assign(cells, 0);
   g.danger.assign(cells, 0.0f);
   g.fields.assign(s.colonies.size() * 2, std::vector<float>(cells, 0.0f));
   g.dirty_chunks_stamp.assign(chunks, 0);
   g.chunk_simulated.assign(chunks, 0);
+  g.chunk_scent.assign(chunks, 0);
   g.event_next.resize(s.events.size());
   for (size_t i = 0; i < s.events.size(); ++i) g.event_next[i] = s.events[i].tick;
 
@@ -440,6 +498,17 @@ std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string*
 
 // [SECTION] Terrain and fire
 
+void rebuild_cell_flags(Game& g) {
+  g.cell_flags.assign(g.terrain.size(), 0);
+  g.chunk_scent.assign(g.ecs->grid().chunk_count(), 0);
+  for (size_t i = 0; i < g.cell_flags.size(); ++i) {
+    g.cell_flags[i] = u8((g.food_at[i].is_null() ? 0 : kCellFood) | (g.danger[i] > kDangerFelt ? kCellDanger : 0));
+    bool scent = g.danger[i] > 0;
+    for (const auto& f : g.fields) scent = scent || f[i] > 0;
+    if (scent) g.chunk_scent[g.ecs->grid().chunk_of_cell(u32(i % g.width), u32(i / g.width))] = 1;
+  }
+}
+
 void set_terrain(Game& g, u32 cell, Terrain t) {
   if (g.terrain[cell] == t) return;
   g.terrain[cell] = t;
@@ -490,7 +559,7 @@ void simulate_fire(Game& g) {
       if (g.terrain[nc] == Terrain::Grass && g.fire[nc] == 0 && hash_float(g.seed, g.tick, cell * 4 + u32(k), kSpread) < rules.fire_spread)
         ignite_cell(g, nc);
     }
-    g.danger[cell] = 1.0f;
+    put_danger(g, cell, 1.0f);
     if (--g.fire[cell] == 0) {
       ++g.fire[cell];  // extinguish_cell expects a burning cell
       extinguish_cell(g, cell);
@@ -507,7 +576,7 @@ void simulate_fire(Game& g) {
   ColonyEcs& w = *g.ecs;
   for (u32 c = 0; c < g.chunk_burning.size(); ++c) {
     if (g.chunk_burning[c] == 0) continue;
-    w.for_each_in_chunk(c, [&](Record& r) {
+    for_each_mobile_in_chunk(g, c, [&](Record& r) {
       if (is_ant(r.payload.kind) && g.fire[cell_of(g, r.payload.x, r.payload.y)] > 0) kill_ant(g, r, DeathCause::Fire);
     });
   }
@@ -533,11 +602,11 @@ namespace {
 void forget_food(Game& g, const Body& food, Handle h) {
   if (food.kind != Kind::Food) {  // a corpse covers only the cell under it
     u32 c = cell_of(g, food.x, food.y);
-    if (g.food_at[c] == h) g.food_at[c] = {};
+    if (g.food_at[c] == h) put_food(g, c, {});
     return;
   }
   for_each_cell_in_circle(g, food.x, food.y, 1.5f, [&](u32 c, float) {
-    if (g.food_at[c] == h) g.food_at[c] = {};
+    if (g.food_at[c] == h) put_food(g, c, {});
   });
 }
 
@@ -552,7 +621,7 @@ bool take_food(Game& g, Record& ant) {
   ColonyEcs& w = *g.ecs;
   Record* food = w.find(fh);
   if (!food || (food->header.flags & ecs::kFlagDying)) {
-    g.food_at[cell] = {};
+    put_food(g, cell, {});
     return false;
   }
   // The carried piece goes into the slot reserved at birth, or a new one after a delivery.
@@ -651,7 +720,7 @@ Blast apply_bomb(Game& g, float x, float y, float radius, float outer) {
   Blast blast{x, y, std::max(radius, 0.0f), std::max(outer, radius), g.tick, 0, 0};
   ColonyEcs& w = *g.ecs;
   const float r2 = blast.radius * blast.radius;
-  w.for_each_in_radius(x, y, blast.outer, [&](Record& r) {
+  for_each_mobile_in_radius(g, x, y, blast.outer, [&](Record& r) {
     Body& b = r.payload;
     if (r.header.flags & ecs::kFlagDying) return;
     float dx = b.x - x, dy = b.y - y;
@@ -677,7 +746,7 @@ Blast apply_bomb(Game& g, float x, float y, float radius, float outer) {
     if (s > g.scorch[cell]) g.scorch[cell] = s, mark_dirty(g, cell);
     if (d < blast.radius * 0.6f && hash_float(g.seed, g.tick, cell, kIgnite) < 0.5f) ignite_cell(g, cell);
   });
-  for_each_cell_in_circle(g, x, y, blast.outer * 1.5f, [&](u32 cell, float) { g.danger[cell] = 1.0f; });
+  for_each_cell_in_circle(g, x, y, blast.outer * 1.5f, [&](u32 cell, float) { put_danger(g, cell, 1.0f); });
   g.blasts.push_back(blast);
   return blast;
 }
@@ -775,27 +844,27 @@ void simulate_ant(Game& g, Record& r) {
   const Colony& home = g.colonies[b.colony];
   bool returning = b.carrying != 0;
 
-  // Sense: each sensor samples the trail field ahead (minus danger) at its angle.
+  // Sense: each sensor samples the trail field ahead at its angle; the best one wins.
   const float* trail = g.fields[b.colony * 2 + u32(returning ? Field::ToHome : Field::ToFood)].data();
-  const float* danger = g.danger.data();
   const auto& sl = ColonyEcs::list<Sensor>(r);
   Sensor* sensors = w.pool<Sensor>().items.get();
-  float best = 0, best_angle = 0, total_danger = 0;
-  for (u32 k = 0; k < sl.added; ++k) {
+  float best = 0, best_angle = 0;
+  // Ants sense on alternate ticks and lay scent on the others (half the random reads).
+  const bool sense_tick = ((id + u32(g.tick)) & 1) == 0;
+  for (u32 k = 0; sense_tick && k < sl.added; ++k) {
     Sensor& sn = sensors[sl.slot[k]];
     float a = b.heading + sn.angle;
-    float sx = b.x + fast_cos(a) * sn.reach, sy = b.y + fast_sin(a) * sn.reach;
-    u32 cell = cell_of(g, sx, sy);
-    float d = danger[cell];
-    sn.reading = trail[cell] - 2.0f * d;
-    total_danger += d;
+    sn.reading = trail[cell_of(g, b.x + fast_cos(a) * sn.reach, b.y + fast_sin(a) * sn.reach)];
     if (sn.reading > best) best = sn.reading, best_angle = sn.angle;
-    else if (d > 0.05f && sn.reading < 0) best_angle -= sn.angle;  // turn away from danger
   }
   float wander = hash_float(g.seed, g.tick, id, kWander) - 0.5f;
-  b.heading += best > 0.01f ? best_angle * 0.35f + wander * 0.2f : wander * 0.6f;
-  if (total_danger > 0.05f) b.heading += best_angle == 0 ? wander * 2.0f : 0;
+  b.heading += best > 0.01f ? best_angle * 0.6f + wander * 0.2f : wander * 0.45f;
   float c = fast_cos(b.heading), s = fast_sin(b.heading);
+  // Danger (explosions, fire) is felt just ahead: the ant turns back.
+  if (g.cell_flags[cell_of(g, b.x + c * 2.0f, b.y + s * 2.0f)] & kCellDanger) {
+    b.heading += kPi * (0.75f + 0.5f * wander);
+    b.state = AntState::Fleeing;
+  }
   if (returning) {
     steer_toward(b, c, s, home.nest_x, home.nest_y, 0.08f);
   } else if (b.kind == Kind::Soldier) {
@@ -815,13 +884,16 @@ void simulate_ant(Game& g, Record& r) {
   b.cell = cell;
 
   // Scent: to-home while searching, to-food while carrying; fades with distance travelled.
-  float& trail_here = field(g, b.colony, returning ? Field::ToFood : Field::ToHome, cell);
-  float lay = b.scent * g.scenario.rules.deposit;
-  if (lay > trail_here) trail_here = lay;
+  const u32 chunk = w.grid().chunk_at(b.x, b.y);
+  if (!sense_tick) {
+    float& trail_here = field(g, b.colony, returning ? Field::ToFood : Field::ToHome, cell);
+    float lay = b.scent * g.scenario.rules.deposit;
+    if (lay > trail_here) trail_here = lay, g.chunk_scent[chunk] = 1;
+  }
   b.scent *= kScentFade;
 
   // Food and home.
-  if (!returning && b.kind == Kind::Worker && !g.food_at[cell].is_null()) take_food(g, r);
+  if (!returning && b.kind == Kind::Worker && (g.cell_flags[cell] & kCellFood)) take_food(g, r);
   if (returning) {
     float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
     if (dx * dx + dy * dy < kNestRadius * kNestRadius) deliver_food(g, r);
@@ -829,18 +901,20 @@ void simulate_ant(Game& g, Record& r) {
     float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
     if (dx * dx + dy * dy < kNestRadius * kNestRadius) b.scent = 1;
   }
-  if (b.state == AntState::Fighting) b.state = b.carrying ? AntState::Returning : AntState::Searching;
+  if (b.state == AntState::Fighting || b.state == AntState::Fleeing) b.state = b.carrying ? AntState::Returning : AntState::Searching;
 
   // Combat: the ant already standing in this cell this tick, if it is an enemy.
+  // The entry packs the tick stamp, the colony (2 bits) and the entity index (30 bits), so
+  // only an enemy contact touches the other ant's record.
   u64 stamp = u64(u32(g.tick + 1)) << 32;
   u64& occ = g.occupancy[cell];
-  if ((occ & 0xFFFFFFFF00000000ull) == stamp) {
-    Record& other = *as_record(w.store().record_of_index(u32(occ)));
-    if (other.payload.colony != b.colony && !(other.header.flags & ecs::kFlagDying)) fight(g, r, other);
+  if ((occ & 0xFFFFFFFF00000000ull) == stamp && u32(occ >> 30 & 3) != b.colony) {
+    Record& other = *as_record(w.store().record_of_index(u32(occ) & 0x3FFFFFFFu));
+    if (!(other.header.flags & ecs::kFlagDying)) fight(g, r, other);
   }
-  if (!(r.header.flags & ecs::kFlagDying)) occ = stamp | id;
+  if (!(r.header.flags & ecs::kFlagDying)) occ = stamp | u64(b.colony) << 30 | id;
 
-  note_chunk_change(g, r, w.grid().chunk_at(b.x, b.y));
+  note_chunk_change(g, r, chunk);
 }
 
 void simulate_ants(Game& g) {
@@ -889,7 +963,7 @@ void advance_dormant(Game& g, Record& r) {
   for (int half = 0; half < 2; ++half)
     if (step_forward(g, b, c, s, dist, id) == ecs::kNone) break;
   b.cell = cell_of(g, b.x, b.y);
-  if (!b.carrying && b.kind == Kind::Worker && !g.food_at[b.cell].is_null()) take_food(g, r);
+  if (!b.carrying && b.kind == Kind::Worker && (g.cell_flags[b.cell] & kCellFood)) take_food(g, r);
   float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
   if (b.carrying && dx * dx + dy * dy < kNestRadius * kNestRadius * 4) deliver_food(g, r);
   note_chunk_change(g, r, g.ecs->grid().chunk_at(b.x, b.y));
@@ -900,8 +974,8 @@ void simulate_dormant(Game& g) {
   u32 phase = u32(g.tick % period);
   ColonyEcs& w = *g.ecs;
   for (u32 c = phase; c < g.chunk_simulated.size(); c += period) {
-    w.for_each_dormant_in_chunk(c, [&](Record& r) {
-      if (r.payload.kind != Kind::Tile && r.payload.kind != Kind::Food) advance_dormant(g, r);
+    for_each_dormant_mobile(g, c, [&](Record& r) {
+      if (r.payload.kind != Kind::Food) advance_dormant(g, r);
     });
     apply_deferred_moves(g);
   }
@@ -909,27 +983,40 @@ void simulate_dormant(Game& g) {
 
 // [SECTION] Pheromone evaporation
 
-// Each tick a quarter of the chunks evaporate four ticks' worth (branch-free, vectorises).
+// Each tick an eighth of the chunks evaporate eight ticks' worth (branch-free, vectorises).
 void evaporate(Game& g) {
-  constexpr u32 kSpread = 4;
+  constexpr u32 kSpread = 8;
   const ecs::ChunkGrid& grid = g.ecs->grid();
   const float keep = std::pow(1.0f - g.scenario.rules.evaporation, float(kSpread));
   const float keep_danger = std::pow(0.97f, float(kSpread));
   u32 phase = u32(g.tick % kSpread);
+  // Returns the largest value left, so a chunk whose scent is all gone can be skipped.
   auto decay_rows = [&](float* f, u32 x0, u32 x1, u32 y0, u32 y1, float k) {
+    float left = 0;
     for (u32 y = y0; y < y1; ++y) {
       float* row = f + size_t(y) * g.width;
       for (u32 x = x0; x < x1; ++x) {
         float v = row[x] * k;
-        row[x] = v < kScentFloor ? 0.0f : v;
+        v = v < kScentFloor ? 0.0f : v;
+        row[x] = v;
+        left = left > v ? left : v;
       }
     }
+    return left;
   };
   for (u32 c = phase; c < grid.chunk_count(); c += kSpread) {
+    if (!g.chunk_scent[c]) continue;
     u32 x0 = grid.chunk_col(c) * grid.chunk_cells, y0 = grid.chunk_row(c) * grid.chunk_cells;
     u32 x1 = std::min(g.width, x0 + grid.chunk_cells), y1 = std::min(g.height, y0 + grid.chunk_cells);
-    for (auto& f : g.fields) decay_rows(f.data(), x0, x1, y0, y1, keep);
-    decay_rows(g.danger.data(), x0, x1, y0, y1, keep_danger);
+    float left = 0;
+    for (auto& f : g.fields) left = std::max(left, decay_rows(f.data(), x0, x1, y0, y1, keep));
+    left = std::max(left, decay_rows(g.danger.data(), x0, x1, y0, y1, keep_danger));
+    g.chunk_scent[c] = left > 0;
+    for (u32 y = y0; y < y1; ++y)
+      for (u32 x = x0; x < x1; ++x) {
+        size_t i = size_t(y) * g.width + x;
+        g.cell_flags[i] = u8((g.cell_flags[i] & ~kCellDanger) | (g.danger[i] > kDangerFelt ? kCellDanger : 0));
+      }
   }
 }
 
@@ -948,7 +1035,7 @@ void update_tiers(Game& g) {
     g.chunk_simulated[c] = want;
     g.scratch_handles.clear();
     if (want) {
-      w.for_each_dormant_in_chunk(c, [&](Record& r) {
+      for_each_dormant_mobile(g, c, [&](Record& r) {
         if (is_ant(r.payload.kind)) g.scratch_handles.push_back(r.header.handle);
       });
       for (Handle h : g.scratch_handles) w.set_tier(h, ecs::Tier::Simulated);
@@ -1011,7 +1098,7 @@ void kill_percent(Game& g, u32 percent) {
       kill_ant(g, r, DeathCause::Explosion);
   };
   w.for_each_simulated(maybe_kill);
-  for (u32 c = 0; c < w.grid().chunk_count(); ++c) w.for_each_dormant_in_chunk(c, maybe_kill);
+  for (u32 c = 0; c < w.grid().chunk_count(); ++c) for_each_dormant_mobile(g, c, maybe_kill);
 }
 
 void apply_command(Game& g, const Command& cmd) {

@@ -38,6 +38,9 @@ inline constexpr u32 kMaxColonies = 4;
 
 enum class Field : u8 { ToFood = 0, ToHome = 1 };  // per colony; danger is shared
 
+enum CellFlag : u8 { kCellFood = 1, kCellDanger = 2 };
+inline constexpr float kDangerFelt = 0.05f;  // danger above this turns ants back
+
 enum class DeathCause : u8 { Explosion = 0, Fire, Combat, Age, Starvation, Count };
 const char* death_cause_name(DeathCause c);
 
@@ -117,6 +120,12 @@ struct Game {
   // Food sources and corpses by cell (a food source covers the 3x3 cells around it).
   std::vector<Handle> food_at;
   u32 food_sources = 0;  // live food-source entities
+  // Per cell, derived (rebuild_cell_flags): kCellFood when food_at names something,
+  // kCellDanger when danger > kDangerFelt. One byte per cell keeps the ants' checks in cache.
+  std::vector<u8> cell_flags;
+  // Per chunk, derived: 1 while any scent or danger there may be above zero (evaporation
+  // skips the rest). Rebuilt with cell_flags.
+  std::vector<u8> chunk_scent;
 
   std::vector<Colony> colonies;
   Rng rng;         // the world's random stream (spawns, random food)
@@ -179,6 +188,8 @@ Handle spawn_food(Game& g, float x, float y, u32 crumbs);
 Blast apply_bomb(Game& g, float x, float y, float radius, float outer);
 void ignite(Game& g, float x, float y, float radius);
 void set_terrain(Game& g, u32 cell, Terrain t);
+// Recomputes cell_flags and chunk_scent from food_at, danger and the fields (after loading a save).
+void rebuild_cell_flags(Game& g);
 // Kills an ant (queued): counts the death, leaves a corpse where the cause does.
 // Returns false if it was already dying.
 bool kill_ant(Game& g, Record& r, DeathCause cause);

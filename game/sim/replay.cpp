@@ -1,0 +1,257 @@
+// replay.cpp — the recorder, the replayer and the replay file (checked on every read).
+//
+// Table of contents
+//   [SECTION] Recording
+//   [SECTION] Playing back
+//   [SECTION] The file
+#include "replay.h"
+
+#include <xxhash.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+
+#include "save.h"
+
+namespace colony {
+
+namespace {
+
+std::string hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
+  return buf;
+}
+
+// Worlds this large hash every 30th tick (a state hash walks every entity).
+constexpr std::uint32_t kLargeWorldEntities = 500'000;
+
+}  // namespace
+
+// [SECTION] Recording
+
+bool Recorder::start(const Game& g, std::string* err, std::uint32_t hash_interval) {
+  replay = Replay{};
+  if (hash_interval == 0) hash_interval = g.ecs->live_count() > kLargeWorldEntities ? 30 : 1;
+  replay.hash_interval = hash_interval;
+  replay.start_tick = g.tick;
+  if (!save_game_to_bytes(g, replay.start_save, err)) return false;
+  last_region[0] = g.region_x, last_region[1] = g.region_y, last_region[2] = g.region_w, last_region[3] = g.region_h;
+  return true;
+}
+
+void Recorder::before_tick(const Game& g) {
+  const float region[4] = {g.region_x, g.region_y, g.region_w, g.region_h};
+  if (std::memcmp(region, last_region, sizeof region) != 0) {
+    ReplayEvent e;
+    e.tick = g.tick;
+    e.type = ReplayEvent::Region;
+    std::memcpy(e.region, region, sizeof region);
+    std::memcpy(last_region, region, sizeof region);
+    replay.events.push_back(e);
+  }
+  for (const Command& c : g.pending_commands) {
+    ReplayEvent e;
+    e.tick = g.tick;
+    e.type = ReplayEvent::Command;
+    e.command = c;
+    replay.events.push_back(e);
+  }
+}
+
+void Recorder::after_tick(const Game& g) {
+  replay.ticks = g.tick - replay.start_tick;
+  if (replay.ticks % replay.hash_interval == 0) replay.hashes.push_back(state_hash(g));
+}
+
+bool Recorder::write(const std::string& path, std::string* err) const {
+  std::vector<std::uint8_t> bytes = encode_replay(replay);
+  return write_file_atomically(path, bytes.data(), bytes.size(), err);
+}
+
+// [SECTION] Playing back
+
+std::unique_ptr<Game> Replayer::start_game(const std::string& name, std::string* err) {
+  std::string inner;
+  auto g = load_game_from_bytes(replay.start_save.data(), replay.start_save.size(), "starting world", &inner);
+  if (!g) {
+    if (err) *err = name + ": " + inner;
+    return nullptr;
+  }
+  if (g->tick != replay.start_tick) {
+    if (err) *err = name + ": the starting world is at tick " + std::to_string(g->tick) + ", the replay starts at " + std::to_string(replay.start_tick);
+    return nullptr;
+  }
+  region[0] = g->region_x, region[1] = g->region_y, region[2] = g->region_w, region[3] = g->region_h;
+  next_event = 0;
+  verified = 0;
+  diverged = false;
+  return g;
+}
+
+void Replayer::before_tick(Game& g) {
+  if (finished(g)) return;
+  g.pending_commands.clear();  // during playback only the recording acts
+  const auto& ev = replay.events;
+  while (next_event < ev.size() && ev[next_event].tick < g.tick) ++next_event;  // (only after a divergence)
+  for (; next_event < ev.size() && ev[next_event].tick == g.tick; ++next_event) {
+    const ReplayEvent& e = ev[next_event];
+    if (e.type == ReplayEvent::Region) std::memcpy(region, e.region, sizeof region);
+    else g.pending_commands.push_back(e.command);
+  }
+  if (g.region_x != region[0] || g.region_y != region[1] || g.region_w != region[2] || g.region_h != region[3])
+    set_sim_region(g, region[0], region[1], region[2], region[3]);
+}
+
+bool Replayer::after_tick(const Game& g) {
+  if (diverged || g.tick <= replay.start_tick) return !diverged;
+  std::uint64_t done = g.tick - replay.start_tick;
+  if (done > replay.ticks || done % replay.hash_interval != 0) return true;
+  std::uint64_t want = replay.hashes[size_t(done / replay.hash_interval - 1)];
+  std::uint64_t have = state_hash(g);
+  if (have != want) {
+    diverged = true;
+    divergence = "tick " + std::to_string(g.tick) + ": state hash " + hex(have) + ", recorded " + hex(want);
+    return false;
+  }
+  ++verified;
+  return true;
+}
+
+// [SECTION] The file
+
+namespace {
+
+struct Writer {
+  std::vector<std::uint8_t>& out;
+  template <class T> void pod(const T& v) {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+    out.insert(out.end(), p, p + sizeof v);
+  }
+};
+
+struct Reader {
+  const std::uint8_t* p;
+  size_t left;
+  std::string error;
+  template <class T> bool pod(T& v) {
+    if (!error.empty()) return false;
+    if (left < sizeof v) {
+      error = "truncated";
+      return false;
+    }
+    std::memcpy(&v, p, sizeof v);
+    p += sizeof v, left -= sizeof v;
+    return true;
+  }
+};
+
+constexpr size_t kReplayHeaderBytes = 32;
+
+bool finite(float v) { return std::isfinite(v); }
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_replay(const Replay& r) {
+  std::vector<std::uint8_t> body;
+  Writer w{body};
+  w.pod(r.hash_interval), w.pod(r.start_tick), w.pod(r.ticks);
+  w.pod(std::uint64_t(r.start_save.size()));
+  body.insert(body.end(), r.start_save.begin(), r.start_save.end());
+  w.pod(std::uint64_t(r.events.size()));
+  for (const ReplayEvent& e : r.events) {
+    w.pod(e.tick), w.pod(std::uint8_t(e.type));
+    if (e.type == ReplayEvent::Region) {
+      for (float v : e.region) w.pod(v);
+    } else {
+      const Command& c = e.command;
+      w.pod(std::uint8_t(c.kind)), w.pod(c.x), w.pod(c.y), w.pod(c.radius), w.pod(c.count), w.pod(c.colony),
+          w.pod(std::uint8_t(c.caste)), w.pod(std::uint8_t(c.terrain));
+    }
+  }
+  w.pod(std::uint64_t(r.hashes.size()));
+  for (std::uint64_t h : r.hashes) w.pod(h);
+
+  std::vector<std::uint8_t> out(kReplayMagic, kReplayMagic + 8);
+  out.reserve(kReplayHeaderBytes + body.size());
+  Writer hw{out};
+  hw.pod(kReplayVersion), hw.pod(std::uint32_t(0)), hw.pod(std::uint64_t(body.size())), hw.pod(XXH3_64bits(body.data(), body.size()));
+  out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
+bool decode_replay(const std::uint8_t* data, size_t size, const std::string& name, Replay& out, std::string* err) {
+  auto fail = [&](const std::string& what) {
+    if (err) *err = name + ": " + what;
+    return false;
+  };
+  if (size < 8 || std::memcmp(data, kReplayMagic, 8) != 0) return fail("not a Colony replay (no COLONYRP magic number)");
+  if (size < kReplayHeaderBytes) return fail("truncated: the header is cut short (" + std::to_string(size) + " bytes)");
+  Reader h{data + 8, kReplayHeaderBytes - 8, {}};
+  std::uint32_t version = 0, flags = 0;
+  std::uint64_t body_size = 0, checksum = 0;
+  h.pod(version), h.pod(flags), h.pod(body_size), h.pod(checksum);
+  if (version != kReplayVersion) return fail("replay format version " + std::to_string(version) + ", this build reads version " + std::to_string(kReplayVersion));
+  if (flags != 0) return fail("unknown format flags " + std::to_string(flags));
+  size_t have = size - kReplayHeaderBytes;
+  if (have < body_size) return fail("truncated: " + std::to_string(have) + " of " + std::to_string(body_size) + " content bytes present");
+  if (have > body_size) return fail(std::to_string(have - body_size) + " stray bytes after the content");
+  const std::uint8_t* body = data + kReplayHeaderBytes;
+  if (XXH3_64bits(body, have) != checksum) return fail("corrupted: checksum mismatch (the content was damaged or cut)");
+
+  Replay r;
+  Reader in{body, have, {}};
+  std::uint64_t save_size = 0, nevents = 0, nhashes = 0;
+  in.pod(r.hash_interval), in.pod(r.start_tick), in.pod(r.ticks), in.pod(save_size);
+  if (!in.error.empty()) return fail("bad content: " + in.error);
+  if (r.hash_interval == 0) return fail("bad content: hash interval 0");
+  if (r.ticks > (std::uint64_t(1) << 40) || r.start_tick > (std::uint64_t(1) << 48)) return fail("bad content: tick counts out of range");
+  if (save_size > in.left) return fail("bad content: the starting save is longer than the file");
+  r.start_save.assign(in.p, in.p + save_size);
+  in.p += save_size, in.left -= size_t(save_size);
+  in.pod(nevents);
+  if (nevents > in.left / 9) return fail("bad content: more events than the file can hold");
+  r.events.resize(size_t(nevents));
+  std::uint64_t last_tick = r.start_tick;
+  for (ReplayEvent& e : r.events) {
+    std::uint8_t type = 0;
+    in.pod(e.tick), in.pod(type);
+    if (type > ReplayEvent::Region) return fail("bad content: unknown event type " + std::to_string(type));
+    e.type = ReplayEvent::Type(type);
+    if (e.type == ReplayEvent::Region) {
+      for (float& v : e.region) in.pod(v);
+      if (!finite(e.region[0]) || !finite(e.region[1]) || !finite(e.region[2]) || !finite(e.region[3])) return fail("bad content: region not finite");
+    } else {
+      Command& c = e.command;
+      std::uint8_t kind = 0, caste = 0, terrain = 0;
+      in.pod(kind), in.pod(c.x), in.pod(c.y), in.pod(c.radius), in.pod(c.count), in.pod(c.colony), in.pod(caste), in.pod(terrain);
+      if (kind >= u8(CommandKind::Count) || caste >= u8(Kind::Count) || terrain >= u8(Terrain::Count)) return fail("bad content: unknown command, caste or terrain");
+      c.kind = CommandKind(kind), c.caste = Kind(caste), c.terrain = Terrain(terrain);
+      if (!(std::fabs(c.x) <= 1e7f && std::fabs(c.y) <= 1e7f && c.radius >= 0 && c.radius <= 1e5f)) return fail("bad content: command position or radius out of range");
+    }
+    if (!in.error.empty()) return fail("bad content: " + in.error + " in the events");
+    if (e.tick < last_tick || e.tick >= r.start_tick + r.ticks) return fail("bad content: event at tick " + std::to_string(e.tick) + " out of order or outside the recording");
+    last_tick = e.tick;
+  }
+  in.pod(nhashes);
+  if (nhashes != r.ticks / r.hash_interval) return fail("bad content: " + std::to_string(nhashes) + " hashes for " + std::to_string(r.ticks) + " ticks");
+  if (nhashes > in.left / 8) return fail("bad content: more hashes than the file can hold");
+  r.hashes.resize(size_t(nhashes));
+  for (std::uint64_t& v : r.hashes) in.pod(v);
+  if (!in.error.empty()) return fail("bad content: " + in.error + " in the hashes");
+  if (in.left != 0) return fail("bad content: " + std::to_string(in.left) + " unread bytes");
+  out = std::move(r);
+  return true;
+}
+
+bool load_replay(const std::string& path, Replayer& out, std::string* err) {
+  std::vector<std::uint8_t> bytes;
+  if (!read_file_bytes(path, bytes, err)) return false;
+  Replayer r;
+  if (!decode_replay(bytes.data(), bytes.size(), path, r.replay, err)) return false;
+  out = std::move(r);
+  return true;
+}
+
+}  // namespace colony

@@ -1,0 +1,86 @@
+// replay.h — recording every player action with its tick, and playing it back so the
+// world reaches the same state hash at every checked tick.
+//
+// What changes a running world from outside is exactly: the commands queued between
+// ticks (tools, spawns, kill-percent; game.h's Command) and the simulation region (the
+// camera). The recorder notes both right before each tick and the state hash after it;
+// a replay file carries the complete save of the world it started from, so playback
+// needs no scenario file and cannot start from the wrong world.
+//
+// File layout: magic "COLONYRP" | u32 version | u32 flags (0) | u64 body bytes |
+//   u64 XXH3-64 of the body | body. The body: hash interval, start tick, ticks recorded,
+//   the starting save (a whole save file), the events (tick, command or region), the
+//   state hashes (one per hash interval, after the tick).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "game.h"
+
+namespace colony {
+
+inline constexpr std::uint32_t kReplayVersion = 1;
+inline constexpr char kReplayMagic[8] = {'C', 'O', 'L', 'O', 'N', 'Y', 'R', 'P'};
+
+// One recorded input: a command queued for tick `tick`, or the region set before it.
+struct ReplayEvent {
+  enum Type : std::uint8_t { Command = 0, Region = 1 };
+  std::uint64_t tick = 0;
+  Type type = Command;
+  colony::Command command;
+  float region[4] = {};  // x, y, w, h
+};
+
+struct Replay {
+  std::uint32_t hash_interval = 1;  // a hash after every this many ticks
+  std::uint64_t start_tick = 0;
+  std::uint64_t ticks = 0;          // ticks recorded
+  std::vector<std::uint8_t> start_save;  // the save file of the starting world
+  std::vector<ReplayEvent> events;       // in tick order
+  std::vector<std::uint64_t> hashes;     // hashes[i]: state after tick start + (i+1) * interval
+};
+
+// Records a running game. Call before_tick right before simulate_tick and after_tick
+// right after it.
+struct Recorder {
+  Replay replay;
+  float last_region[4] = {};
+
+  // Starts recording from the world as it is now. hash_interval 0 picks one from the
+  // world's size (every tick for ordinary worlds, every 30th for very large ones).
+  bool start(const Game& g, std::string* err, std::uint32_t hash_interval = 0);
+  void before_tick(const Game& g);
+  void after_tick(const Game& g);
+  // Writes the file (temporary file + rename). False with "<path>: <problem>".
+  bool write(const std::string& path, std::string* err) const;
+};
+
+// Plays a replay back into the game built from its starting save.
+struct Replayer {
+  Replay replay;
+  size_t next_event = 0;
+  std::uint64_t verified = 0;  // hashes compared equal so far
+  bool diverged = false;
+  std::string divergence;      // "tick T: state hash X, recorded Y"
+  float region[4] = {};        // the recorded simulation region in force
+
+  // Builds the starting world. nullptr with *err on failure.
+  std::unique_ptr<Game> start_game(const std::string& name, std::string* err);
+  // Replaces whatever the player queued with the recorded commands for this tick, and
+  // sets the recorded region (whatever the camera asked for).
+  void before_tick(Game& g);
+  // Compares the state hash when one was recorded for this tick. False on divergence.
+  bool after_tick(const Game& g);
+  bool finished(const Game& g) const { return g.tick >= replay.start_tick + replay.ticks; }
+  std::uint64_t end_tick() const { return replay.start_tick + replay.ticks; }
+};
+
+// Encodes / decodes a replay file. Decoding checks everything (also the embedded save's
+// header); errors are one line "<name>: <problem>".
+std::vector<std::uint8_t> encode_replay(const Replay& r);
+bool decode_replay(const std::uint8_t* data, size_t size, const std::string& name, Replay& out, std::string* err);
+bool load_replay(const std::string& path, Replayer& out, std::string* err);
+
+}  // namespace colony
