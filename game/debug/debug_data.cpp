@@ -138,7 +138,8 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
   PoolView v = pool_view(ecs, l.pool);
   if (!v.stats) return cells;
   const unsigned taken = v.stats->taken;
-  constexpr unsigned kSamples = 5;
+  // One sample per entry when cells are single entries, else a few spread over the cell.
+  const unsigned kSamples = l.entries_per_cell == 1 ? 1 : 5;
   for (size_t i = 0; i < cells.size(); ++i) {
     unsigned long long first = (unsigned long long)i * l.entries_per_cell;
     if (first >= l.range) break;

@@ -321,7 +321,7 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
 }
 
 void draw_pools_window(Debugger& dbg, Game& g) {
-  place_window(0.005f, 0.035f, 0.33f, 0.50f);
+  place_window(0.005f, 0.085f, 0.33f, 0.45f);
   if (!ImGui::Begin("Pools", &dbg.show_pools)) { ImGui::End(); return; }
   dbg.pools_shown = gather_pool_panel(*g.ecs);
   const PoolPanelData& d = dbg.pools_shown;
@@ -348,7 +348,7 @@ void draw_kind_legend() {
 
 void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
   dbg.map_hover = PoolMapHit{};
-  place_window(0.005f, 0.55f, 0.33f, 0.44f);
+  place_window(0.005f, 0.545f, 0.33f, 0.445f);
   if (!ImGui::Begin("Pool map", &dbg.show_pool_map)) { ImGui::End(); return; }
   const ColonyEcs& ecs = *g.ecs;
   ImGui::SetNextItemWidth(150);
@@ -386,7 +386,8 @@ void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
     if (first >= layout.range) break;
     float x = origin.x + float(i % size_t(layout.columns)) * cs, y = origin.y + float(i / size_t(layout.columns)) * cs;
     const PoolMapCell& c = cells[i];
-    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cs - gap, y + cs - gap), kFreeCellColor);
+    // A full cell is one rect; a free or partly filled one also gets the free colour.
+    if (c.fill < 1) dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cs - gap, y + cs - gap), kFreeCellColor);
     if (c.fill > 0)
       dl->AddRectFilled(ImVec2(x, y + (cs - gap) * (1 - c.fill)), ImVec2(x + cs - gap, y + cs - gap), c.color);
   }
@@ -451,7 +452,7 @@ void draw_slot_table(const PoolSlots& ps) {
 }
 
 void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.665f, 0.035f, 0.33f, 0.355f);
+  place_window(0.665f, 0.085f, 0.33f, 0.34f);
   if (!ImGui::Begin("Entity inspector", &dbg.show_inspector)) { ImGui::End(); return; }
   if (dbg.selected.is_null()) {
     ImGui::TextWrapped("Click an ant in the world or a cell in the pool map.");
@@ -496,14 +497,15 @@ void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
 // [SECTION] Chunks window
 
 void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.665f, 0.40f, 0.12f, 0.30f);
+  place_window(0.665f, 0.435f, 0.12f, 0.30f);
   if (!ImGui::Begin("Chunks", &dbg.show_chunks)) { ImGui::End(); return; }
-  // Counting ants walks every entity, so it is refreshed only every kChunkRefreshFrames.
-  constexpr unsigned long long kChunkRefreshFrames = 10;
+  // Counting ants walks every entity, so it is refreshed every 10 frames, and more rarely
+  // in big worlds (about once a second with a million entities).
+  const unsigned long long refresh = 10 + g.ecs->live_count() / 20000;
   ImGui::Checkbox("ants only", &dbg.chunks_by_ants);
   bool stale = dbg.chunk_data.chunks.size() != g.ecs->grid().chunk_count() ||
                dbg.chunk_data.ants_counted != dbg.chunks_by_ants ||
-               dbg.frames >= dbg.chunk_data_frame + kChunkRefreshFrames;
+               dbg.frames >= dbg.chunk_data_frame + refresh;
   if (stale) {
     dbg.chunk_data = gather_chunk_map(*g.ecs, dbg.chunks_by_ants);
     dbg.chunk_data_frame = dbg.frames;
@@ -562,7 +564,7 @@ void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
   dbg.fps_history.push(float(ft.fps));
   dbg.tps_history.push(float(ft.tps));
   if (!dbg.show_frame) return;
-  place_window(0.34f, 0.70f, 0.32f, 0.29f);
+  place_window(0.34f, 0.72f, 0.32f, 0.27f);
   if (!ImGui::Begin("Frame", &dbg.show_frame)) { ImGui::End(); return; }
   ImGui::Text("FPS %.1f   TPS %.1f   tick %" PRIu64, ft.fps, ft.tps, g.tick);
   char overlay[96];
@@ -586,6 +588,9 @@ void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
 void list_scenarios(Debugger& dbg) {
   dbg.scenario_files.clear();
   std::error_code ec;
+#ifdef COLONY_SCENARIO_DIR
+  if (!std::filesystem::is_directory(dbg.scenarios_dir, ec)) dbg.scenarios_dir = COLONY_SCENARIO_DIR;
+#endif
   for (const auto& e : std::filesystem::directory_iterator(dbg.scenarios_dir, ec))
     if (e.path().extension() == ".json") dbg.scenario_files.push_back(e.path().string());
   std::sort(dbg.scenario_files.begin(), dbg.scenario_files.end());
@@ -594,7 +599,7 @@ void list_scenarios(Debugger& dbg) {
 }
 
 void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.79f, 0.40f, 0.205f, 0.595f);
+  place_window(0.79f, 0.435f, 0.205f, 0.555f);
   if (!ImGui::Begin("Stress", &dbg.show_stress)) { ImGui::End(); return; }
   ImGui::PushItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x * 0.5f));
 
