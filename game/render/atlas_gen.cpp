@@ -67,8 +67,6 @@ float sd_segment(float u, float v, float x0, float y0, float x1, float y1, float
   float ex = px - dx * t, ey = py - dy * t;
   return std::sqrt(ex * ex + ey * ey) - half_width;
 }
-// Coverage of a shape from its signed distance: one supersample is hard-edged.
-float inside(float d) { return d <= 0 ? 1.f : 0.f; }
 
 // A shaded, outlined ellipsoid in grey: the body segments of an ant.
 Rgba shaded_ellipse(float u, float v, float cx, float cy, float rx, float ry, float base) {
@@ -311,14 +309,14 @@ Rgba draw_scorch(float u, float v) {
 Rgba draw_grass(float tx, float ty, int variant) {
   int s = 100 + variant * 7;
   float n = tile_noise(tx, ty, 4, 4, s);
-  Rgba c = mix(rgb(0x3E7A2C), rgb(0x6AA446), n);
-  // Blades: short vertical strokes at hashed spots.
+  float fine = tile_noise(tx, ty, 16, 2, s + 40);
+  Rgba c = mix(rgb(0x447E30), rgb(0x6CA448), n * 0.8f + fine * 0.2f);
+  // Blades: short, slightly slanted strokes at hashed spots, a little darker or lighter.
   float bx = tx * 16, by = ty * 16;
   int ix = int(bx), iy = int(by);
   float h = hash01(ix & 15, iy & 15, s + 3);
   float fx = bx - float(ix), fy = by - float(iy);
-  if (h > 0.45f && std::abs(fx - 0.5f - (fy - 0.5f) * 0.3f) < 0.12f) c = mix(c, h > 0.75f ? rgb(0x8CC45A) : rgb(0x2E5E20), 0.7f);
-  if (hash01(ix & 15, iy & 15, s + 9) > 0.97f) c = rgb(variant ? 0xF0E070 : 0xE8E8F0);  // a flower
+  if (h > 0.55f && std::abs(fx - 0.5f - (fy - 0.5f) * 0.35f) < 0.14f) c = mix(c, h > 0.8f ? rgb(0x88BE58) : rgb(0x35682A), 0.45f);
   return c;
 }
 Rgba draw_dirt(float tx, float ty, int variant) {
@@ -391,8 +389,14 @@ int main(int argc, char** argv) {
   paint(img, kSpriteCrumb, draw_crumb);
   paint(img, kSpriteTile, [](float, float) { return grey(1); });
   paint(img, kSpriteQueenAbdomen, [](float u, float v) {
-    Rgba c = draw_abdomen(u, v, 0.97f);
-    return c.a > 0 ? over(c, grey(1, 0.5f * smooth(0.3f, 0.f, std::hypot(u + 0.2f, v + 0.35f)))) : c;
+    // Pieces overlap along the queen's long abdomen: soft-edged, rimless, so the chain reads as one body.
+    float d = sd_ellipse(u, v, 0, 0, 0.98f, 0.95f);
+    if (d > 0) return Rgba{};
+    float y = v / 0.95f;
+    float shade = 0.62f + 0.38f * std::sqrt(std::max(0.f, 1 - y * y)) - 0.12f * std::max(0.f, y);
+    Rgba c = grey(std::min(1.f, shade));
+    c.a = smooth(0.f, -0.25f, d);
+    return c;
   });
   paint(img, kSpriteWing, draw_wing);
   paint(img, kSpriteSolid, [](float, float) { return grey(1); });

@@ -104,6 +104,17 @@ bool is_water(const Game& g, int cx, int cy) {
   return !in_map(g, cx, cy) || g.terrain[cell_index(g, cx, cy)] == Terrain::Water;
 }
 
+// Smooth brightness variation over the map (value noise, 8 cells per feature) in 1/256:
+// breaks up the repetition of the 4x4-cell patterns.
+int world_shade(int cx, int cy) {
+  auto at = [](int x, int y) { return int(cell_hash(uint32_t(x) + 7919u, uint32_t(y) + 104729u) & 255); };
+  int x0 = cx >> 3, y0 = cy >> 3, fx = (cx & 7) * 32, fy = (cy & 7) * 32;  // fractions in 1/256
+  int a = at(x0, y0) + ((at(x0 + 1, y0) - at(x0, y0)) * fx >> 8);
+  int b = at(x0, y0 + 1) + ((at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * fx >> 8);
+  int n = a + ((b - a) * fy >> 8);  // 0..255
+  return 228 + n * 48 / 255;        // 0.89 .. 1.08
+}
+
 // Writes one cell's d x d texels into the chunk image at (ox, oy).
 void paint_cell(TerrainLayer& t, const Game& g, int cx, int cy, int level, int ox, int oy, int stride) {
   const int d = 1 << level, side = kPatternCells * d;
@@ -112,16 +123,25 @@ void paint_cell(TerrainLayer& t, const Game& g, int cx, int cy, int level, int o
   int variant = int(cell_hash(uint32_t(cx) / kPatternCells, uint32_t(cy) / kPatternCells) % kTerrainVariants);
   const uint32_t* pat = t.patterns[kind][variant][level].data();
   int px0 = (cx % kPatternCells) * d, py0 = (cy % kPatternCells) * d;
-  int scorch = g.scorch.empty() ? 0 : g.scorch[cell];
+  // Scorch is interpolated between cell centres so burn marks come out round, not blocky.
+  auto scorch_at = [&](int x, int y) {
+    x = std::clamp(x, 0, int(g.width) - 1), y = std::clamp(y, 0, int(g.height) - 1);
+    return int(g.scorch[cell_index(g, x, y)]);
+  };
+  int scorch = 0;
+  if (!g.scorch.empty())
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) scorch = std::max(scorch, scorch_at(cx + dx, cy + dy));
   bool water = kind == int(Terrain::Water);
   // Foam on the water's edge: which sides touch land.
   bool land_l = water && !is_water(g, cx - 1, cy), land_r = water && !is_water(g, cx + 1, cy);
   bool land_u = water && !is_water(g, cx, cy - 1), land_d = water && !is_water(g, cx, cy + 1);
   const uint32_t foam = pack(200, 228, 240, 255);
+  const int shade = world_shade(cx, cy);
   for (int y = 0; y < d; ++y) {
     uint32_t* row = &t.scratch[size_t(oy + y) * stride + ox];
     for (int x = 0; x < d; ++x) {
-      uint32_t p = pat[size_t(py0 + y) * side + px0 + x];
+      uint32_t p = darken(pat[size_t(py0 + y) * side + px0 + x], shade);
       if (water && (land_l || land_r || land_u || land_d)) {
         // Distance to the nearest land side, in fractions of a cell.
         float fx = (float(x) + 0.5f) / float(d), fy = (float(y) + 0.5f) / float(d), dist = 1;
@@ -132,9 +152,15 @@ void paint_cell(TerrainLayer& t, const Game& g, int cx, int cy, int level, int o
         if (dist < 0.3f) p = blend_toward(p, foam, int(200 * (1 - dist / 0.3f)));
       }
       if (scorch) {
+        float sx = float(cx) + (float(x) + 0.5f) / float(d) - 0.5f, sy = float(cy) + (float(y) + 0.5f) / float(d) - 0.5f;
+        int x0 = int(std::floor(sx)), y0 = int(std::floor(sy));
+        float tx = sx - float(x0), ty = sy - float(y0);
+        float top = float(scorch_at(x0, y0)) * (1 - tx) + float(scorch_at(x0 + 1, y0)) * tx;
+        float bottom = float(scorch_at(x0, y0 + 1)) * (1 - tx) + float(scorch_at(x0 + 1, y0 + 1)) * tx;
+        float here = top * (1 - ty) + bottom * ty;
         // Irregular burn: darker where the texel noise says so.
         int noise = int(cell_hash(uint32_t(cx * d + x), uint32_t(cy * d + y)) & 63);
-        int dark = std::min(235, scorch * (160 + noise) / 256);
+        int dark = std::min(235, int(here) * (170 + noise) / 256);
         p = darken(p, 256 - dark);
       }
       row[x] = p;
@@ -151,7 +177,7 @@ void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 ch
     ct.texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, side, side);
     if (!ct.texture) return;
     ++t.textures_alive;
-    SDL_SetTextureScaleMode(ct.texture, level == 3 ? SDL_ScaleModeNearest : SDL_ScaleModeLinear);
+    SDL_SetTextureScaleMode(ct.texture, SDL_ScaleModeLinear);
     ct.texels_per_cell = d;
   }
   t.scratch.assign(size_t(side) * side, pack(0, 0, 0, 255));

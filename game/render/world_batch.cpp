@@ -187,30 +187,42 @@ void draw_nests(FrameBatch& b, const Game& g, const Camera& cam) {
     SDL_Color tint = abgr_color(c.color);
     push_sprite(b, kLayerGround, cam, c.nest_x, c.nest_y, 0, 7, 7, kSpriteNest, {255, 255, 255, 255});
     // A ring of the colony's colour around the mound so nests are easy to tell apart.
-    push_sprite(b, kLayerGround, cam, c.nest_x, c.nest_y, 0, 8.5f, 8.5f, kSpriteSelect, {tint.r, tint.g, tint.b, 200});
+    push_sprite(b, kLayerGround, cam, c.nest_x, c.nest_y, 0, 8.2f, 8.2f, kSpriteSelect, {tint.r, tint.g, tint.b, 150});
   }
 }
 
-// A flame per burning cell, with a warm additive glow underneath.
+// A burning cell: charred ground, a flame sized by the heat left (some cells only glow as
+// embers, so a fire front reads as flames and smoulder, not a carpet), and a warm glow.
 void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
   ViewRect view = visible_rect(cam, 2);
   const int tick_frame = int(seconds * 14.f);
   const bool far = cam.zoom < 3.f;
+  const float burn_ticks = float(std::max<u32>(1, g.scenario.rules.burn_ticks));
   for (u32 cell : g.burning) {
     if (cell >= g.fire.size() || g.fire[cell] == 0) continue;
     float x = float(cell % g.width) + 0.5f, y = float(cell / g.width) + 0.5f;
     if (!view.contains(x, y)) continue;
     uint32_t h = cell * 2654435761u;
-    float flicker = 0.85f + 0.15f * float((h >> 7) & 15) / 15.f;
-    push_sprite(b, kLayerLight, cam, x, y, 0, 3.2f * flicker, 3.2f * flicker, kSpriteGlow, {255, 120, 30, 90});
+    h ^= h >> 15;
+    float heat = std::min(1.f, float(g.fire[cell]) / burn_ticks);
+    float r1 = float(h & 255) / 255.f, r2 = float((h >> 8) & 255) / 255.f;
+    push_sprite(b, kLayerGround, cam, x, y, 0, 1.9f, 1.9f, kSpriteGlow, {30, 12, 4, uint8_t(80 + 90 * (1 - heat))});
+    push_sprite(b, kLayerLight, cam, x, y, 0, 2.4f, 2.4f, kSpriteGlow, {255, 100, 25, uint8_t(18 + 40 * heat)});
     if (far) {
-      push_sprite(b, kLayerFlames, cam, x, y, 0, 1.2f, 1.2f, kSpriteSolid, {255, 110, 20, 220});
+      push_sprite(b, kLayerFlames, cam, x, y, 0, 1.1f, 1.1f, kSpriteDot, {255, uint8_t(80 + 100 * heat), 20, 230});
+      continue;
+    }
+    if (heat < 0.35f || r1 < 0.3f) {
+      // Embers on some of the cells, nothing on the rest.
+      if (r1 > 0.5f) continue;
+      push_sprite(b, kLayerLight, cam, x + (r2 - 0.5f) * 0.5f, y + (r1 - 0.5f) * 0.5f, 0, 0.5f, 0.5f, kSpriteGlow,
+                  {255, 90, 20, uint8_t(140 + 100 * heat)});
       continue;
     }
     int frame = (tick_frame + int(h >> 24)) % kFireFrames;
-    float jitter = float((h >> 12) & 7) / 7.f - 0.5f;
-    push_sprite(b, kLayerFlames, cam, x + jitter * 0.3f, y - 0.45f, 0, 1.5f, 2.1f * flicker, kSpriteFire0 + frame,
-                {255, 255, 255, 255});
+    float size = (0.8f + 1.0f * heat) * (0.75f + 0.5f * r2);
+    push_sprite(b, kLayerFlames, cam, x + (r1 - 0.5f) * 0.6f, y + (r2 - 0.5f) * 0.4f - size * 0.35f, 0, size * 1.05f, size * 1.45f,
+                kSpriteFire0 + frame, {255, 255, 255, 255});
   }
 }
 
