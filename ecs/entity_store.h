@@ -130,6 +130,7 @@ class EntityStore {
   }
 
  private:
+  friend struct SnapshotAccess;  // snapshot.h writes and restores the storage exactly
   BlockList& list_for(Tier tier, u32 chunk) { return tier == Tier::Simulated ? simulated_ : dormant_[chunk]; }
   // Appends a record slot to a list; returns false when no block is free.
   bool push(BlockList& list, u32* block, u32* offset);

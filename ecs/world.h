@@ -374,6 +374,7 @@ class World {
   }
 
  private:
+  friend struct SnapshotAccess;  // snapshot.h writes and restores the world exactly
   template <class C>
   static constexpr size_t index_of() {
     constexpr bool matches[] = {std::is_same_v<C, Cs>...};

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "game.h"
+#include "replay.h"
+#include "save.h"
 
 namespace colony {
 
@@ -81,19 +83,32 @@ std::string report_json(const Game& g, const RunInfo& info) {
 }
 
 int run_headless(const Options& o) {
-  Scenario scenario;
   std::string err;
-  if (!load_scenario(o.scenario, scenario, &err)) {
-    std::fprintf(stderr, "colony: %s\n", err.c_str());
-    return 2;
+  // The world comes from a replay's starting save, a save file or a scenario.
+  Replayer replayer;
+  const bool replaying = !o.replay.empty();
+  std::unique_ptr<Game> game;
+  if (replaying) {
+    if (load_replay(o.replay, replayer, &err)) game = replayer.start_game(o.replay, &err);
+  } else if (!o.load.empty()) {
+    game = load_game(o.load, &err);
+  } else {
+    Scenario scenario;
+    if (load_scenario(o.scenario, scenario, &err)) game = make_game(scenario, o.seed_given ? o.seed : scenario.seed, &err);
   }
-  u64 seed = o.seed_given ? o.seed : scenario.seed;
-  std::unique_ptr<Game> game = make_game(scenario, seed, &err);
   if (!game) {
     std::fprintf(stderr, "colony: %s\n", err.c_str());
     return 2;
   }
   Game& g = *game;
+  Recorder recorder;
+  const bool recording = !o.record.empty();
+  if (recording && !recorder.start(g, &err)) {
+    std::fprintf(stderr, "colony: %s: %s\n", o.record.c_str(), err.c_str());
+    return 2;
+  }
+  // A replay runs its recorded length unless --ticks says otherwise.
+  const u64 ticks = replaying && !o.ticks_given ? replayer.replay.ticks : o.ticks;
   RunInfo info;
   info.rss_start_mb = resident_mb();
   const bool tty = isatty(STDERR_FILENO);
@@ -106,13 +121,21 @@ int run_headless(const Options& o) {
     double dt = std::chrono::duration<double>(now - last_print).count();
     double tps = dt > 0 ? double(g.tick - last_tick) / dt : 0;
     std::fprintf(stderr, "%stick %" PRIu64 "/%" PRIu64 "  %.0f TPS  %" PRIu64 " ants alive  %" PRIu64 " violations%s",
-                 tty ? "\r" : "", g.tick, o.ticks, tps, ants_alive(g), g.invariant_violations, tty && !final ? "   " : "\n");
+                 tty ? "\r" : "", g.tick, ticks, tps, ants_alive(g), g.invariant_violations, tty && !final ? "   " : "\n");
     std::fflush(stderr);
     last_print = now;
     last_tick = g.tick;
   };
-  for (u64 t = 0; t < o.ticks; ++t) {
+  bool diverged = false;
+  for (u64 t = 0; t < ticks; ++t) {
+    if (replaying) replayer.before_tick(g);
+    if (recording) recorder.before_tick(g);
     simulate_tick(g);
+    if (recording) recorder.after_tick(g);
+    if (replaying && !replayer.after_tick(g)) {
+      diverged = true;
+      break;
+    }
     if (o.validate) {
       auto v = validate_game(g, 4);
       if (!v.empty() && first_violation.empty()) first_violation = ecs::describe(v.front());
@@ -120,7 +143,7 @@ int run_headless(const Options& o) {
     if ((t & 63) == 0 && std::chrono::steady_clock::now() - last_print > std::chrono::seconds(tty ? 1 : 10)) progress(false);
   }
   info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (o.ticks >= 600 || tty) progress(true);
+  if (ticks >= 600 || tty) progress(true);
   info.rss_end_mb = resident_mb();
   if (!o.report.empty()) {
     std::ofstream out(o.report);
@@ -129,6 +152,26 @@ int run_headless(const Options& o) {
       std::fprintf(stderr, "colony: %s: cannot write the report\n", o.report.c_str());
       return 2;
     }
+  }
+  if (!o.save.empty()) {
+    SaveStats st;
+    if (!save_game(g, o.save, &err, {}, &st)) {
+      std::fprintf(stderr, "colony: %s\n", err.c_str());
+      return 2;
+    }
+    std::fprintf(stderr, "colony: saved tick %" PRIu64 " to %s (%.1f MB, %.1f MB uncompressed, %.2f s)\n", g.tick, o.save.c_str(),
+                 double(st.file_bytes) / 1e6, double(st.payload_bytes) / 1e6, st.seconds);
+  }
+  if (recording && !recorder.write(o.record, &err)) {
+    std::fprintf(stderr, "colony: %s\n", err.c_str());
+    return 2;
+  }
+  if (replaying) {
+    if (diverged) {
+      std::fprintf(stderr, "colony: %s: replay diverged at %s\n", o.replay.c_str(), replayer.divergence.c_str());
+      return 3;
+    }
+    std::fprintf(stderr, "colony: %s: %" PRIu64 " state hashes matched through tick %" PRIu64 "\n", o.replay.c_str(), replayer.verified, g.tick);
   }
   if (g.invariant_violations) {
     std::fprintf(stderr, "colony: %" PRIu64 " invariant violations; first: %s\n", g.invariant_violations, first_violation.c_str());

@@ -37,7 +37,7 @@ int parse_options(int argc, char** argv, Options& out) {
   app.add_flag("--headless", out.headless, "Run without a window (needs --ticks)");
   app.add_option("--scenario", out.scenario, "Scenario JSON file")->check(CLI::ExistingFile);
   app.add_option("--ticks", out.ticks, "Headless: ticks to run")->check(CLI::Range(std::uint64_t(0), std::uint64_t(1'000'000'000)));
-  app.add_option("--seed", out.seed, "Random seed (default: the scenario's)");
+  app.add_option("--seed", out.seed, "Random seed (default: the scenario's)")->check(CLI::NonNegativeNumber);
   app.add_option("--report", out.report, "Headless: write a JSON report here")->check(kWritableFile);
   app.add_flag("--validate", out.validate, "Run the pool validator every tick (violations: exit 3)");
 
@@ -54,6 +54,8 @@ int parse_options(int argc, char** argv, Options& out) {
   auto* replay = app.add_option("--replay", out.replay, "Play recorded commands back")->check(CLI::ExistingFile);
   load->excludes("--scenario");
   replay->excludes("--record");
+  replay->excludes("--load");
+  replay->excludes("--scenario");
 
   try {
     app.parse(argc, argv);

@@ -259,13 +259,12 @@ void write_game(const Game& g, ecs::ByteSink& sink) {
   o.pod(g.seed), o.pod(g.tick), o.pod(g.width), o.pod(g.height);
   o.pod(g.food_sources), o.pod(g.spawn_refused), o.pod(g.invariant_violations);
   o.pod(tag("CELL"));
-  o.vec(g.terrain), o.vec(g.tiles), o.vec(g.fire), o.vec(g.scorch), o.vec(g.cell_flags), o.vec(g.food_at), o.vec(g.danger);
+  o.vec(g.terrain), o.vec(g.tiles), o.vec(g.fire), o.vec(g.scorch), o.vec(g.food_at), o.vec(g.danger);
   o.pod(u64(g.fields.size()));
   for (const auto& f : g.fields) o.vec(f);
   o.pod(tag("FIRE"));
   o.vec(g.burning), o.vec(g.chunk_burning);
   o.pod(tag("COLO"));
-  std::fprintf(stderr, "DEBUG sizeof(Game)=%zu colonies=%zu\n", sizeof(Game), g.colonies.size());
   o.pod(u64(g.colonies.size()));
   for (const Colony& c : g.colonies) {
     o.pod(c.nest_x), o.pod(c.nest_y), o.pod(c.color), o.pod(c.queen), o.pod(c.food);
@@ -392,7 +391,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   in.expect_tag(tag("CELL"), "the cell grids");
   in.vec(g.terrain, cells);
   for (Terrain t : g.terrain) in.need(t < Terrain::Count, "unknown terrain");
-  in.vec(g.tiles, cells), in.vec(g.fire, cells), in.vec(g.scorch, cells), in.vec(g.cell_flags, cells);
+  in.vec(g.tiles, cells), in.vec(g.fire, cells), in.vec(g.scorch, cells);
   in.vec(g.food_at, cells), in.vec(g.danger, cells);
   u64 nfields = in.pod<u64>();
   in.need(nfields == s.colonies.size() * 2, "pheromone field count disagrees with the colonies");
@@ -452,7 +451,9 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   check_entities(g, in);
   in.expect_tag(tag("END "), "the end marker");
 
-  // Scratch the systems expect sized (not state: empty or stale between ticks).
+  // Derived grids (cell flags, scent chunks) and scratch the systems expect sized
+  // (occupancy stamps are stale between ticks).
+  rebuild_cell_flags(g);
   g.occupancy.assign(size_t(cells), 0);
   in.section = "the game";
   std::vector<ecs::Violation> v = validate_game(g, 1);

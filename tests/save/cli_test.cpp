@@ -1,0 +1,172 @@
+// cli_test.cpp — the colony executable itself: --save / --load continue a world exactly,
+// --record / --replay reproduce a run, bad save and replay files and every flag given a
+// wrong type, an out-of-range value, a missing value or a missing file end with one
+// error line and exit code 2.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string temp(const std::string& name) {
+  return (std::filesystem::path(testing::TempDir()) / ("colony_cli_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string quote(const std::string& a) {
+  std::string q = "'";
+  for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs build/colony with the arguments; no window is ever opened (offscreen driver).
+Outcome colony(const std::vector<std::string>& args) {
+  std::string cmd = "SDL_VIDEODRIVER=offscreen " + quote(COLONY_BIN);
+  for (const auto& a : args) cmd += " " + quote(a);
+  std::string out = temp("stdout"), err = temp("stderr");
+  cmd += " >" + quote(out) + " 2>" + quote(err) + " </dev/null";
+  int status = std::system(cmd.c_str());
+  Outcome r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out), r.err = slurp(err);
+  return r;
+}
+
+std::string scenario(const std::string& name) { return std::string(COLONY_SOURCE_DIR) + "/assets/scenarios/" + name; }
+
+std::string report_hash(const std::string& report) { return nlohmann::json::parse(slurp(report))["state_hash"].get<std::string>(); }
+
+// Exit 2 with exactly one line on stderr, mentioning `needle`.
+void expect_one_line_exit_2(const std::vector<std::string>& args, const std::string& needle = "") {
+  std::string shown;
+  for (const auto& a : args) shown += a + " ";
+  SCOPED_TRACE(shown);
+  Outcome r = colony(args);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("colony: ", 0), 0u) << r.err;
+  if (!needle.empty()) {
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  }
+}
+
+TEST(SaveCli, SaveLoadAndContinueMatchesRunningStraight) {
+  const std::string save = temp("a.colony"), r1 = temp("r1.json"), r2 = temp("r2.json");
+  Outcome a = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "300", "--save", save});
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_TRUE(std::filesystem::exists(save));
+  EXPECT_FALSE(std::filesystem::exists(save + ".tmp"));
+  Outcome b = colony({"--headless", "--load", save, "--ticks", "300", "--report", r1});
+  ASSERT_EQ(b.code, 0) << b.err;
+  Outcome c = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "600", "--report", r2});
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(report_hash(r1), report_hash(r2));
+  EXPECT_EQ(nlohmann::json::parse(slurp(r1))["ticks"], 600);
+}
+
+TEST(SaveCli, BadSaveFilesEndWithOneLineAndExit2) {
+  const std::string save = temp("b.colony"), bad = temp("bad.colony");
+  ASSERT_EQ(colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "10", "--save", save}).code, 0);
+  std::string good = slurp(save);
+  auto write = [&](const std::string& bytes) { std::ofstream(bad, std::ios::binary) << bytes; };
+  write(good.substr(0, good.size() / 2));
+  expect_one_line_exit_2({"--headless", "--load", bad, "--ticks", "1"}, bad + ": truncated");
+  std::string flipped = good;
+  flipped[flipped.size() / 2] = char(flipped[flipped.size() / 2] ^ 0x40);
+  write(flipped);
+  expect_one_line_exit_2({"--headless", "--load", bad, "--ticks", "1"}, bad + ": corrupted");
+  std::string version = good;
+  version[8] = 9;
+  write(version);
+  expect_one_line_exit_2({"--headless", "--load", bad, "--ticks", "1"}, bad + ": save format version 9");
+  expect_one_line_exit_2({"--headless", "--load", scenario("default.json"), "--ticks", "1"}, "not a Colony save");
+}
+
+TEST(ReplayCli, RecordThenReplayHeadless) {
+  const std::string rec = temp("run.replay"), r1 = temp("rr1.json"), r2 = temp("rr2.json");
+  Outcome a = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "240", "--record", rec, "--report", r1});
+  ASSERT_EQ(a.code, 0) << a.err;
+  Outcome b = colony({"--headless", "--replay", rec, "--report", r2});
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_NE(b.err.find("240 state hashes matched through tick 240"), std::string::npos) << b.err;
+  EXPECT_EQ(report_hash(r1), report_hash(r2));
+  expect_one_line_exit_2({"--headless", "--replay", scenario("default.json")}, "not a Colony replay");
+}
+
+// Every flag: wrong type, out of range, missing value, missing file or folder.
+TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
+  const std::string missing = temp("no_such_file.json"), no_dir = temp("no_such_dir") + "/out.file";
+  const std::string ok = scenario("default.json");
+  const std::vector<std::vector<std::string>> cases = {
+      {"--no-such-flag"},
+      {"--headless", "--scenario"},
+      {"--headless", "--scenario", missing},
+      {"--headless", "--scenario", testing::TempDir()},
+      {"--headless", "--ticks"},
+      {"--headless", "--ticks", "many"},
+      {"--headless", "--ticks", "-5"},
+      {"--headless", "--ticks", "1.5"},
+      {"--headless", "--ticks", "99999999999999"},
+      {"--headless", "--seed"},
+      {"--headless", "--seed", "abc"},
+      {"--headless", "--seed", "-1"},
+      {"--headless", "--seed", "1e999"},
+      {"--headless", "--report"},
+      {"--headless", "--report", no_dir},
+      {"--headless", "--report", testing::TempDir()},
+      {"--headless", "--validate=maybe"},
+      {"--headless=sure"},
+      {"--headless", "--screenshot"},
+      {"--headless", "--screenshot", no_dir},
+      {"--headless", "--frames"},
+      {"--headless", "--frames", "0"},
+      {"--headless", "--frames", "lots"},
+      {"--headless", "--width", "100"},
+      {"--headless", "--width", "wide"},
+      {"--headless", "--width"},
+      {"--headless", "--height", "99999"},
+      {"--headless", "--height", "-3"},
+      {"--headless", "--debug-ui=maybe"},
+      {"--headless", "--no-vsync=perhaps"},
+      {"--headless", "--save"},
+      {"--headless", "--save", no_dir},
+      {"--headless", "--load"},
+      {"--headless", "--load", missing},
+      {"--headless", "--load", ok, "--scenario", ok},
+      {"--headless", "--record"},
+      {"--headless", "--record", no_dir},
+      {"--headless", "--replay"},
+      {"--headless", "--replay", missing},
+      {"--headless", "--replay", ok, "--record", temp("x.replay")},
+      {"--headless", "--replay", ok, "--load", ok},
+      {"--headless", "--ticks", "1", "--scenario", std::string(COLONY_SOURCE_DIR) + "/CMakeLists.txt"},
+  };
+  for (const auto& args : cases) {
+    std::vector<std::string> full = args;
+    if (std::find(full.begin(), full.end(), "--ticks") == full.end() && full.size() > 1) full.insert(full.begin() + 1, {"--ticks", "1"});
+    expect_one_line_exit_2(full);
+  }
+  // The file-naming errors name the file.
+  expect_one_line_exit_2({"--headless", "--ticks", "1", "--scenario", missing}, missing);
+  expect_one_line_exit_2({"--headless", "--ticks", "1", "--load", missing}, missing);
+}
+
+}  // namespace
