@@ -1,9 +1,236 @@
-// tick_benchmarks.cpp — tick/full, tick/chunked and tick/bomb: the real game at scale.
-// Registered once the simulation's verbs (game/sim/game.h) are implemented.
+// tick_benchmarks.cpp — the real game at scale, through the simulation's own verbs
+// (make_game, simulate_tick, queue_command from game/sim/game.h):
+//   tick/full/<N>          N ants, every chunk simulated; counter ticks_per_s
+//   tick/chunked/<N>       N ants alive, a small simulation region; counter ticks_per_s
+//   tick/bomb/<N>          a bomb that kills about N ants; counter ms = the tick's
+//                          destruction-and-rewiring time (the game's Destroy system)
+//
+// Table of contents
+//   [SECTION] Scenarios: the shipped benchmark scenarios, scaled to the asked size
+//   [SECTION] One game per benchmark, kept across Google Benchmark's calls
+//   [SECTION] tick/full and tick/chunked
+//   [SECTION] tick/bomb
+//   [SECTION] Registration
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "game.h"
 #include "registry.h"
+#include "variants.h"
 
 namespace bench {
 
-void register_tick_benchmarks(const Sizes&) {}
+using colony::Game;
+using colony::Scenario;
+
+// [SECTION] Scenarios: the shipped benchmark scenarios, scaled to the asked size
+
+// full_100k.json: 100,000 ants, the whole map simulated. million.json: 1,000,000 ants,
+// a 128x128 simulation region.
+constexpr u32 kFullScenarioAnts = 100'000;
+
+Scenario load_benchmark_scenario(const char* file) {
+  Scenario s;
+  std::string err;
+  std::string path = std::string(COLONY_SCENARIO_DIR) + "/" + file;
+  require(colony::load_scenario(path, s, &err), err.c_str());
+  return s;
+}
+
+u32 scenario_ants(const Scenario& s) {
+  u32 n = 0;
+  for (const auto& c : s.colonies) n += c.workers + c.soldiers;
+  return n;
+}
+
+// The same scenario with `ants` starting ants: colonies, food and population caps scale
+// with the ant count, the map's area with it too (so the density stays), and every
+// position, radius and the simulation region with the map. The region keeps its size
+// when the map would shrink below it, so "small region" stays small against the map.
+Scenario scaled_scenario(Scenario s, u32 ants) {
+  double f = double(ants) / double(std::max<u32>(1, scenario_ants(s)));
+  if (std::abs(f - 1.0) < 1e-9) return s;
+  auto side = [&](u32 v) { return std::max<u32>(64, u32(std::lround(double(v) * std::sqrt(f)))); };
+  u32 w = side(s.width), h = side(s.height);
+  float sx = float(w) / float(s.width), sy = float(h) / float(s.height);
+  s.width = w;
+  s.height = h;
+  s.noise.scale *= std::sqrt(sx * sy);
+  for (auto& c : s.colonies) {
+    c.nest_x *= sx;
+    c.nest_y *= sy;
+    c.spread *= std::sqrt(sx * sy);
+    c.workers = u32(std::lround(c.workers * f));
+    c.soldiers = u32(std::lround(c.soldiers * f));
+    c.food *= f;
+  }
+  for (auto& sh : s.shapes) sh.x *= sx, sh.y *= sy, sh.w *= sx, sh.h *= sy, sh.r *= std::sqrt(sx * sy);
+  for (auto& fd : s.food) fd.x *= sx, fd.y *= sy;
+  s.random_food.count = std::max<u32>(1, u32(std::lround(s.random_food.count * f)));
+  s.region_x *= sx;
+  s.region_y *= sy;
+  s.region_w *= sx;
+  s.region_h *= sy;
+  if (s.capacity.max_ants) s.capacity = {};  // derive every capacity again
+  if (s.rules.max_population) s.rules.max_population = std::max<u32>(2, u32(std::lround(s.rules.max_population * f)));
+  s.events.clear();
+  return s;
+}
+
+// [SECTION] One game per benchmark, kept across Google Benchmark's calls
+
+// Google Benchmark calls a benchmark function once per repetition (and more while it
+// sizes the iteration count); building a million-ant world each time would dominate the
+// run. One game is kept and handed back while the same benchmark asks again.
+struct GameCache {
+  std::string key;
+  std::unique_ptr<Game> game;
+};
+
+Game& cached_game(const std::string& key, const Scenario& s) {
+  static GameCache cache;
+  if (cache.key != key || !cache.game) {
+    cache.game.reset();  // free the previous world before building the next
+    std::string err;
+    cache.game = colony::make_game(s, s.seed, &err);
+    require(cache.game != nullptr, err.c_str());
+    cache.key = key;
+  }
+  return *cache.game;
+}
+
+// Tiny runs also check the engine's invariants after the ticks they measured.
+bool checked(benchmark::State& st, Game& g, bool tiny) {
+  if (!tiny) return true;
+  auto v = g.ecs->validate(1);
+  if (v.empty()) return true;
+  st.SkipWithError(("validator: " + ecs::describe(v.front())).c_str());
+  return false;
+}
+
+// [SECTION] tick/full and tick/chunked
+
+// Ticks before timing starts, so the ants have left the nests and laid scent.
+constexpr u32 kWarmupTicks = 30;
+
+void bench_tick(benchmark::State& st, const std::string& key, const Scenario& s, bool tiny) {
+  Game& g = cached_game(key, s);
+  while (g.tick < kWarmupTicks) colony::simulate_tick(g);
+  double timed = 0;
+  u64 ticks = 0;
+  for (auto _ : st) {
+    double t0 = thread_seconds();
+    colony::simulate_tick(g);
+    double t = thread_seconds() - t0;
+    st.SetIterationTime(t);
+    timed += t;
+    ++ticks;
+  }
+  if (!checked(st, g, tiny)) return;
+  st.counters["ticks_per_s"] = timed > 0 ? double(ticks) / timed : 0.0;
+  st.counters["ants_alive"] = double(colony::ants_alive(g));
+  st.counters["simulated"] = double(g.ecs->simulated_count());
+}
+
+// [SECTION] tick/bomb
+
+// Counts living ants within r of (x, y) through the chunk grid's radius query.
+u32 ants_within(Game& g, float x, float y, float r) {
+  u32 n = 0;
+  g.ecs->for_each_in_radius(x, y, r, [&](colony::Record& rec) {
+    if (colony::is_ant(rec.payload.kind) && !(rec.header.flags & ecs::kFlagDying)) ++n;
+  });
+  return n;
+}
+
+// The smallest radius (to 1/8 cell) around (x, y) holding at least `victims` ants.
+float radius_for(Game& g, float x, float y, u32 victims) {
+  float lo = 0, hi = float(std::max(g.width, g.height));
+  for (int i = 0; i < 24 && hi - lo > 0.125f; ++i) {
+    float mid = 0.5f * (lo + hi);
+    (ants_within(g, x, y, mid) >= victims ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+// Each iteration drops one bomb on the next colony's nest (round robin), sized so that
+// it kills about `victims` ants, and reads the Destroy system's time of that tick: the
+// batched release of every victim's pieces, volumes and sensors and the store's frees.
+// Colonies refill between bombs through a spawn command at the same spot (untimed).
+void bench_bomb(benchmark::State& st, const std::string& key, const Scenario& s, u32 victims, bool tiny) {
+  Game& g = cached_game(key, s);
+  while (g.tick < kWarmupTicks) colony::simulate_tick(g);
+  double destroy_ms = 0, tick_ms = 0;
+  u64 bombs = 0, killed = 0;
+  for (auto _ : st) {
+    const colony::Colony& c = g.colonies[bombs % g.colonies.size()];
+    float x = c.nest_x, y = c.nest_y;
+    float r = radius_for(g, x, y, victims);
+    colony::Command bomb;
+    bomb.kind = colony::CommandKind::Bomb;
+    bomb.x = x;
+    bomb.y = y;
+    bomb.radius = r;
+    colony::queue_command(g, bomb);
+    double t0 = thread_seconds();
+    colony::simulate_tick(g);
+    tick_ms += (thread_seconds() - t0) * 1e3;
+    double ms = g.times.last_ms[colony::SystemTimes::Destroy];
+    st.SetIterationTime(ms * 1e-3);
+    destroy_ms += ms;
+    killed += g.blasts.empty() ? 0 : g.blasts.back().killed;
+    ++bombs;
+    // Refill what the bomb took (outside the measured Destroy time).
+    colony::Command spawn;
+    spawn.kind = colony::CommandKind::SpawnAnts;
+    spawn.x = x;
+    spawn.y = y;
+    spawn.radius = r;
+    spawn.count = victims;
+    spawn.colony = u8((bombs - 1) % g.colonies.size());
+    colony::queue_command(g, spawn);
+    colony::simulate_tick(g);
+  }
+  if (!checked(st, g, tiny)) return;
+  st.counters["ms"] = bombs ? destroy_ms / double(bombs) : 0.0;
+  st.counters["killed"] = bombs ? double(killed) / double(bombs) : 0.0;
+  st.counters["tick_ms"] = bombs ? tick_ms / double(bombs) : 0.0;
+}
+
+// [SECTION] Registration
+
+void register_tick_benchmarks(const Sizes& sz) {
+  bool tiny = sz.tiny;
+  Scenario full = load_benchmark_scenario("full_100k.json");
+  Scenario million = load_benchmark_scenario("million.json");
+  for (u32 n : sz.tick_full_ants) {
+    std::string name = "tick/full/" + std::to_string(n);
+    Scenario s = scaled_scenario(full, n);
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_tick(st, name, s, tiny); })
+        ->UseManualTime()->Unit(benchmark::kMillisecond);
+  }
+  {
+    u32 n = sz.tick_chunked_ants;
+    std::string name = "tick/chunked/" + std::to_string(n);
+    Scenario s = scaled_scenario(million, n);
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_tick(st, name, s, tiny); })
+        ->UseManualTime()->Unit(benchmark::kMillisecond);
+  }
+  {
+    // The bombed world: the full-simulation scenario at 10x the victims (100,000 ants
+    // for a 10,000-ant bomb), so one bomb takes a tenth of the population.
+    u32 victims = sz.tick_bomb_victims;
+    std::string name = "tick/bomb/" + std::to_string(victims);
+    Scenario s = scaled_scenario(full, std::min<u32>(kFullScenarioAnts, victims * 10));
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_bomb(st, name, s, victims, tiny); })
+        ->UseManualTime()->Unit(benchmark::kMillisecond);
+  }
+}
 
 }  // namespace bench

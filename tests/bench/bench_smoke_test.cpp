@@ -21,6 +21,7 @@ const std::vector<std::string> kVariants = {"pools", "pools_swap_one", "heap", "
 const int kTinyAnts = 200;
 const std::vector<int> kPercents = {10, 50};
 const std::vector<int> kChurn = {0, 4};
+const int kTinyFullAnts = 100, kTinyChunkedAnts = 2000, kTinyBombVictims = 50;
 
 // <family>/<variant>/<n>/<arg>, the suite's naming scheme.
 std::string bench_name(const std::string& family, const std::string& variant, int n, int arg) {
@@ -74,6 +75,9 @@ class BenchSmoke : public ::testing::Test {
       for (const auto& v : kVariants)
         out.push_back({bench_name("iterate", v, kTinyAnts, c), "gb_per_s"});
     out.push_back({"stream/rmw", "gb_per_s"});
+    out.push_back({"tick/full/" + std::to_string(kTinyFullAnts), "ticks_per_s"});
+    out.push_back({"tick/chunked/" + std::to_string(kTinyChunkedAnts), "ticks_per_s"});
+    out.push_back({"tick/bomb/" + std::to_string(kTinyBombVictims), "ms"});
     return out;
   }
 
@@ -135,13 +139,31 @@ TEST_F(BenchSmoke, MemoryOverheadIsAtLeastThePieceItself) {
     }
 }
 
+TEST_F(BenchSmoke, TickBenchmarksRunTheRealGame) {
+  const nlohmann::json* full = run("tick/full/" + std::to_string(kTinyFullAnts));
+  ASSERT_NE(full, nullptr);
+  // The full world simulates every ant (the simulated tier also holds food and corpses).
+  EXPECT_GE(full->value("ants_alive", 0.0), 0.5 * kTinyFullAnts);
+  EXPECT_GE(full->value("simulated", 0.0), full->value("ants_alive", 0.0));
+  // The chunked world simulates only its region: fewer simulated entities than ants alive.
+  const nlohmann::json* chunked = run("tick/chunked/" + std::to_string(kTinyChunkedAnts));
+  ASSERT_NE(chunked, nullptr);
+  EXPECT_GE(chunked->value("ants_alive", 0.0), 0.5 * kTinyChunkedAnts);
+  EXPECT_LT(chunked->value("simulated", 0.0), chunked->value("ants_alive", 0.0));
+  // The bomb really killed at least the asked number of ants.
+  const nlohmann::json* bomb = run("tick/bomb/" + std::to_string(kTinyBombVictims));
+  ASSERT_NE(bomb, nullptr);
+  EXPECT_GE(bomb->value("killed", 0.0), double(kTinyBombVictims));
+}
+
 TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {
   int status = -1;
   std::string out = run_command("python3 " + std::string(COLONY_RATIOS_PY) + " " + json_path_ + " 2>&1", &status);
   EXPECT_EQ(status, 0) << out;
   for (const char* line : {"kill/pools/200/50 <= 0.4 x pools_swap_one", "kill/pools/200/50 <= 0.35 x heap",
                            "kill/pools/200/10 <= pools_swap_one", "spawn/pools/200/10 >= 4x faster than heap",
-                           "iterate/pools/200/4 >= 0.85 x stream/rmw", "targets met"})
+                           "iterate/pools/200/4 >= 0.85 x stream/rmw", "tick/full/100 >= 60 ticks/s",
+                           "tick/chunked/2000 >= 30 ticks/s", "tick/bomb/50 < 2 ms", "targets met"})
     EXPECT_NE(out.find(line), std::string::npos) << "ratios.py output lacks '" << line << "':\n" << out;
 }
 
