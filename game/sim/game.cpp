@@ -573,11 +573,11 @@ void simulate_fire(Game& g) {
   for (size_t i = n; i < g.burning.size(); ++i) g.burning[kept++] = g.burning[i];
   g.burning.resize(kept);
 
-  ColonyEcs& w = *g.ecs;
   for (u32 c = 0; c < g.chunk_burning.size(); ++c) {
     if (g.chunk_burning[c] == 0) continue;
     for_each_mobile_in_chunk(g, c, [&](Record& r) {
-      if (is_ant(r.payload.kind) && g.fire[cell_of(g, r.payload.x, r.payload.y)] > 0) kill_ant(g, r, DeathCause::Fire);
+      const Body& b = r.payload;
+      if (is_ant(b.kind) && b.kind != Kind::Queen && g.fire[cell_of(g, b.x, b.y)] > 0) kill_ant(g, r, DeathCause::Fire);
     });
   }
 }
@@ -728,7 +728,7 @@ Blast apply_bomb(Game& g, float x, float y, float radius, float outer) {
     if (b.kind == Kind::Corpse && inner) {
       forget_food(g, b, r.header.handle);
       w.queue_destroy(r.header.handle);
-    } else if (is_ant(b.kind)) {
+    } else if (is_ant(b.kind) && b.kind != Kind::Queen) {  // the queen lives underground
       if (inner) {
         blast.killed += kill_ant(g, r, DeathCause::Explosion);
         return;
@@ -972,7 +972,6 @@ void advance_dormant(Game& g, Record& r) {
 void simulate_dormant(Game& g) {
   u32 period = std::max(1u, g.scenario.rules.dormant_period);
   u32 phase = u32(g.tick % period);
-  ColonyEcs& w = *g.ecs;
   for (u32 c = phase; c < g.chunk_simulated.size(); c += period) {
     for_each_dormant_mobile(g, c, [&](Record& r) {
       if (r.payload.kind != Kind::Food) advance_dormant(g, r);
@@ -1068,7 +1067,7 @@ void simulate_colonies(Game& g) {
     Colony& c = g.colonies[i];
     c.food -= double(c.alive) * rules.upkeep;
     if (c.food < 0) c.food = 0;
-    c.starving = c.food <= 0 && c.alive > 0;
+    c.starving = rules.upkeep > 0 && c.food <= 0 && c.alive > 0;
     if (c.queen.is_null() || rules.lay_interval == 0 || g.tick % rules.lay_interval != 0) continue;
     // The queen keeps ten seconds of upkeep in store before she lays.
     double reserve = double(c.alive) * rules.upkeep * 10 * kTicksPerSecond;

@@ -1,0 +1,117 @@
+// scenario_test.cpp — the scenario reader: every shipped scenario loads and builds, and
+// every kind of bad input gives one line naming the file, the key path and the problem.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "game.h"
+
+namespace colony {
+namespace {
+
+const char* kGood = R"({
+  "world": { "width": 64, "height": 48, "chunk_size": 16 },
+  "terrain": { "base": "grass", "shapes": [ { "terrain": "water", "rect": [30, 0, 4, 48] } ] },
+  "colonies": [ { "nest": [10, 10], "workers": 20, "soldiers": 5 } ],
+  "food": [ { "at": [20, 20], "crumbs": 10 } ],
+  "events": [ { "kind": "bomb", "tick": 5, "at": [12, 12], "radius": 4 } ]
+})";
+
+std::string parse_error(const std::string& text) {
+  Scenario s;
+  std::string err;
+  EXPECT_FALSE(parse_scenario(text, "bad.json", s, &err)) << text;
+  EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+  EXPECT_EQ(err.rfind("bad.json: ", 0), 0u) << err;
+  return err;
+}
+
+// The good document with one substring replaced.
+std::string with(const std::string& from, const std::string& to) {
+  std::string s = kGood;
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return s.replace(at, from.size(), to);
+}
+
+TEST(Scenario, TheGoodDocumentLoadsAndBuilds) {
+  Scenario s;
+  std::string err;
+  ASSERT_TRUE(parse_scenario(kGood, "good.json", s, &err)) << err;
+  EXPECT_EQ(s.width, 64u);
+  ASSERT_EQ(s.colonies.size(), 1u);
+  EXPECT_EQ(s.colonies[0].workers, 20u);
+  ASSERT_EQ(s.events.size(), 1u);
+  EXPECT_EQ(s.events[0].kind, EventKind::Bomb);
+  auto g = make_game(s, 3, &err);
+  ASSERT_TRUE(g) << err;
+  EXPECT_EQ(ants_alive(*g), 26u);
+  EXPECT_EQ(g->terrain[10 * 64 + 31], Terrain::Water);
+}
+
+TEST(Scenario, EveryShippedScenarioLoads) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(COLONY_SCENARIO_DIR)) {
+    if (e.path().extension() != ".json") continue;
+    Scenario s;
+    std::string err;
+    EXPECT_TRUE(load_scenario(e.path().string(), s, &err)) << err;
+    ++n;
+  }
+  EXPECT_GE(n, 5);
+}
+
+TEST(Scenario, UnknownKey) {
+  EXPECT_EQ(parse_error(with("\"workers\": 20", "\"wrokers\": 20")), "bad.json: colonies[0].wrokers: unknown key");
+  EXPECT_EQ(parse_error(with("\"world\"", "\"extra\": 1, \"world\"")), "bad.json: extra: unknown key");
+}
+
+TEST(Scenario, WrongType) {
+  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": \"64\"")), "bad.json: world.width: expected an integer, got a string");
+  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 2.5")), "bad.json: food[0].crumbs: expected an integer, got 2.5");
+  EXPECT_EQ(parse_error(with("\"nest\": [10, 10]", "\"nest\": 10")), "bad.json: colonies[0].nest: expected an array, got an integer");
+}
+
+TEST(Scenario, OutOfRange) {
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": -3")), "bad.json: events[0].radius: radius must not be negative, got -3");
+  EXPECT_EQ(parse_error(with("\"workers\": 20", "\"workers\": -1")), "bad.json: colonies[0].workers: -1 is negative");
+  EXPECT_EQ(parse_error(with("\"chunk_size\": 16", "\"chunk_size\": 1")), "bad.json: world.chunk_size: 1 is out of range [4, 256]");
+  EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [200, 20]")), "bad.json: food[0].at: (200, 20) is outside the 64x48 map");
+}
+
+TEST(Scenario, NestInWater) {
+  EXPECT_EQ(parse_error(with("\"nest\": [10, 10]", "\"nest\": [31, 10]")), "bad.json: colonies[0].nest: the nest is in water");
+}
+
+TEST(Scenario, MoreAntsThanThePoolsHold) {
+  std::string doc = with("\"events\"", "\"capacity\": { \"render_pieces\": 3000 }, \"events\"");
+  EXPECT_EQ(parse_error(doc), "bad.json: capacity.render_pieces: the scenario starts with 3417 render pieces but the capacity is 3000");
+  doc = with("\"events\"", "\"capacity\": { \"max_ants\": 10 }, \"events\"");
+  EXPECT_EQ(parse_error(doc), "bad.json: capacity.max_ants: the scenario starts with 26 ants but the capacity is 10");
+}
+
+TEST(Scenario, MissingKeyAndFile) {
+  EXPECT_EQ(parse_error(R"({"colonies": []})"), "bad.json: world: missing");
+  Scenario s;
+  std::string err;
+  EXPECT_FALSE(load_scenario("/nonexistent/x.json", s, &err));
+  EXPECT_EQ(err, "/nonexistent/x.json: (file): cannot open (missing or unreadable)");
+}
+
+TEST(Scenario, TruncatedJson) {
+  std::string doc = kGood;
+  std::string err = parse_error(doc.substr(0, doc.size() / 2));
+  EXPECT_NE(err.find("bad.json: (document): invalid JSON: parse error"), std::string::npos) << err;
+  err = parse_error("");
+  EXPECT_NE(err.find("invalid JSON"), std::string::npos) << err;
+}
+
+TEST(Scenario, BadEventsAndColours) {
+  EXPECT_EQ(parse_error(with("\"kind\": \"bomb\"", "\"kind\": \"nuke\"")), "bad.json: events[0].kind: unknown event kind 'nuke' (bomb, fire, spawn, food)");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4, \"count\": 3")), "bad.json: events[0].count: unknown key");
+  EXPECT_EQ(parse_error(with("\"workers\": 20", "\"color\": \"red\"")), "bad.json: colonies[0].color: expected a colour like \"#ff8800\", got \"red\"");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 0")), "bad.json: events[0].radius: a bomb needs a radius above 0");
+}
+
+}  // namespace
+}  // namespace colony

@@ -1,0 +1,493 @@
+// sim_test.cpp — the colony simulation through the real engine: bombs, maiming, food,
+// fire, corpses, dormant chunks, region moves, exhaustion and determinism.
+//
+// Table of contents
+//   [SECTION] Helpers
+//   [SECTION] Bodies
+//   [SECTION] Explosions
+//   [SECTION] Maiming
+//   [SECTION] Food
+//   [SECTION] Fire
+//   [SECTION] Corpses and deaths
+//   [SECTION] Tiers: dormant chunks and region moves
+//   [SECTION] Exhaustion
+//   [SECTION] Determinism
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "body_plans.h"
+#include "game.h"
+
+namespace colony {
+namespace {
+
+// [SECTION] Helpers
+
+// A small all-grass world with one colony (queen only) unless told otherwise.
+Scenario small_world(u32 w = 64, u32 h = 64, u32 chunk = 16) {
+  Scenario s;
+  s.path = "test";
+  s.width = w;
+  s.height = h;
+  s.chunk_size = chunk;
+  ColonySpec c;
+  c.nest_x = 4;
+  c.nest_y = 4;
+  c.food = 0;
+  s.colonies.push_back(c);
+  s.rules.lay_interval = 0;  // no births unless a test wants them
+  s.rules.upkeep = 0;
+  return s;
+}
+
+std::unique_ptr<Game> build(const Scenario& s, u64 seed = 1) {
+  std::string err;
+  auto g = make_game(s, seed, &err);
+  EXPECT_TRUE(g) << err;
+  return g;
+}
+
+Record& rec(Game& g, Handle h) {
+  Record* r = g.ecs->find(h);
+  EXPECT_NE(r, nullptr);
+  return *r;
+}
+
+template <class C>
+u32 count_of(Game& g, Handle h) { return ColonyEcs::list<C>(rec(g, h)).added; }
+template <class C>
+u32 reserved_of(Game& g, Handle h) { return ColonyEcs::list<C>(rec(g, h)).reserved; }
+template <class C>
+u32 taken(Game& g) { return g.ecs->stats<C>().taken; }
+
+struct PieceId {
+  Part part;
+  u8 side;
+  float x, y;
+  bool operator==(const PieceId&) const = default;
+};
+std::vector<PieceId> pieces_of(Game& g, Handle h) {
+  std::vector<PieceId> out;
+  g.ecs->for_each_component<RenderPiece>(rec(g, h), [&](u32, const RenderPiece& p) { out.push_back({p.part, p.side, p.offset_x, p.offset_y}); });
+  return out;
+}
+
+// Puts an ant somewhere else (and into the chunk there), as if it had walked.
+void teleport(Game& g, Handle h, float x, float y) {
+  rec(g, h).payload.x = x;
+  rec(g, h).payload.y = y;
+  ASSERT_EQ(g.ecs->move_chunk(h, g.ecs->grid().chunk_at(x, y)), ecs::Result::Ok);
+}
+
+void expect_valid(Game& g) {
+  auto v = validate_game(g, 8);
+  for (const auto& e : v) ADD_FAILURE() << ecs::describe(e);
+}
+
+// [SECTION] Bodies
+
+TEST(Bodies, CastesHaveTheirPiecesVolumesAndSensors) {
+  auto g = build(small_world());
+  Handle w = spawn_ant(*g, 0, Kind::Worker, 20, 20, 0);
+  Handle s = spawn_ant(*g, 0, Kind::Soldier, 22, 20, 0);
+  ASSERT_FALSE(w.is_null());
+  ASSERT_FALSE(s.is_null());
+  EXPECT_EQ(count_of<RenderPiece>(*g, w), 11u);
+  EXPECT_EQ(reserved_of<RenderPiece>(*g, w), 12u);  // the carried-food slot
+  EXPECT_EQ(count_of<CollisionVolume>(*g, w), 2u);
+  EXPECT_EQ(count_of<Sensor>(*g, w), 3u);
+  EXPECT_EQ(count_of<RenderPiece>(*g, s), 13u);
+  EXPECT_EQ(count_of<CollisionVolume>(*g, s), 3u);
+  EXPECT_EQ(count_of<Sensor>(*g, s), 2u);
+  Handle q = g->colonies[0].queen;
+  EXPECT_EQ(count_of<RenderPiece>(*g, q), 30u);
+  EXPECT_EQ(count_of<CollisionVolume>(*g, q), 8u);
+  EXPECT_EQ(count_of<Sensor>(*g, q), 0u);
+  // Tiles: one piece each, dormant.
+  EXPECT_EQ(count_of<RenderPiece>(*g, g->tiles[0]), 1u);
+  EXPECT_EQ(rec(*g, g->tiles[0]).header.tier, u8(ecs::Tier::Dormant));
+  std::vector<PieceId> p = pieces_of(*g, w);
+  EXPECT_EQ(std::count_if(p.begin(), p.end(), [](const PieceId& x) { return x.part == Part::Leg; }), 6);
+  EXPECT_EQ(std::count_if(p.begin(), p.end(), [](const PieceId& x) { return x.part == Part::Antenna; }), 2);
+  expect_valid(*g);
+}
+
+// [SECTION] Explosions
+
+TEST(Explosions, BombKillsExactlyTheAntsInTheRadiusAndReleasesTheirSlots) {
+  Scenario s = small_world(96, 96, 16);
+  s.region_w = 48;  // the right half is dormant: victims come from both tiers
+  s.region_h = 96;
+  auto g = build(s);
+  const float bx = 48, by = 48, radius = 10;
+  std::vector<Handle> inside, outside;
+  u64 pieces = 0, volumes = 0, sensors = 0;
+  // A ring of ants at known distances, both castes, both tiers.
+  for (int i = 0; i < 72; ++i) {
+    float a = float(i) * 0.35f, d = 1.0f + float(i % 24) * 0.8f;  // 1 .. 19.4 cells
+    Kind caste = i % 3 ? Kind::Worker : Kind::Soldier;
+    Handle h = spawn_ant(*g, 0, caste, bx + d * std::cos(a), by + d * std::sin(a), a);
+    ASSERT_FALSE(h.is_null());
+    const Body& b = rec(*g, h).payload;
+    float dx = b.x - bx, dy = b.y - by;
+    if (dx * dx + dy * dy <= radius * radius) {
+      inside.push_back(h);
+      pieces += reserved_of<RenderPiece>(*g, h);
+      volumes += reserved_of<CollisionVolume>(*g, h);
+      sensors += reserved_of<Sensor>(*g, h);
+    } else {
+      outside.push_back(h);
+    }
+  }
+  ASSERT_GT(inside.size(), 20u);
+  ASSERT_GT(outside.size(), 20u);
+  bool dormant_victim = false;
+  for (Handle h : inside) dormant_victim |= rec(*g, h).header.tier == u8(ecs::Tier::Dormant);
+  ASSERT_TRUE(dormant_victim);
+  u32 p0 = taken<RenderPiece>(*g), v0 = taken<CollisionVolume>(*g), s0 = taken<Sensor>(*g);
+  u64 alive0 = g->colonies[0].alive;
+
+  Blast blast = apply_bomb(*g, bx, by, radius, radius);  // no maiming ring
+  EXPECT_EQ(blast.killed, inside.size());
+  apply_deaths(*g);
+
+  for (Handle h : inside) EXPECT_FALSE(g->ecs->alive(h));
+  for (Handle h : outside) EXPECT_TRUE(g->ecs->alive(h));
+  EXPECT_EQ(taken<RenderPiece>(*g), p0 - pieces);
+  EXPECT_EQ(taken<CollisionVolume>(*g), v0 - volumes);
+  EXPECT_EQ(taken<Sensor>(*g), s0 - sensors);
+  EXPECT_EQ(g->colonies[0].alive, alive0 - inside.size());
+  EXPECT_EQ(g->colonies[0].died.by_cause[size_t(DeathCause::Explosion)], inside.size());
+  EXPECT_GT(g->scorch[cell_index(*g, 48, 48)], 0);
+  EXPECT_TRUE(g->cell_flags[cell_index(*g, 48, 48)] & kCellDanger);
+  expect_valid(*g);
+}
+
+TEST(Explosions, TheRingMaimsWithoutKilling) {
+  auto g = build(small_world());
+  Handle h = spawn_ant(*g, 0, Kind::Worker, 40, 32, 0);
+  u32 pieces = count_of<RenderPiece>(*g, h);
+  Blast blast = apply_bomb(*g, 32, 32, 5, 12);
+  apply_deaths(*g);
+  EXPECT_EQ(blast.killed, 0u);
+  EXPECT_EQ(blast.maimed, 1u);
+  ASSERT_TRUE(g->ecs->alive(h));
+  EXPECT_EQ(rec(*g, h).payload.legs, 5);
+  EXPECT_LT(count_of<RenderPiece>(*g, h), pieces);
+  expect_valid(*g);
+}
+
+// [SECTION] Maiming
+
+TEST(Maiming, RemovesExactlyOneLegAndKeepsTheOrder) {
+  auto g = build(small_world());
+  Handle h = spawn_ant(*g, 0, Kind::Worker, 20, 20, 0);
+  // Another ant after it in the pool, so the removal has to rewire someone else's entry.
+  Handle other = spawn_ant(*g, 0, Kind::Soldier, 24, 20, 0);
+  std::vector<PieceId> before = pieces_of(*g, h), other_before = pieces_of(*g, other);
+  u32 taken0 = taken<RenderPiece>(*g);
+  float speed_before = rec(*g, h).payload.speed * rec(*g, h).payload.legs;
+
+  ASSERT_TRUE(maim_ant(*g, rec(*g, h), false, 1));  // a right leg
+
+  std::vector<PieceId> after = pieces_of(*g, h);
+  ASSERT_EQ(after.size(), before.size() - 1);
+  auto first_right_leg = std::find_if(before.begin(), before.end(), [](const PieceId& p) { return p.part == Part::Leg && p.side == 1; });
+  std::vector<PieceId> expected = before;
+  expected.erase(expected.begin() + (first_right_leg - before.begin()));
+  EXPECT_EQ(after, expected);
+  EXPECT_EQ(pieces_of(*g, other), other_before);
+  EXPECT_EQ(rec(*g, h).payload.legs, 5);
+  EXPECT_LT(rec(*g, h).payload.speed * rec(*g, h).payload.legs, speed_before);  // walks slower
+  EXPECT_EQ(taken<RenderPiece>(*g), taken0 - 1);
+  expect_valid(*g);
+}
+
+TEST(Maiming, AnAntennaTakesItsSensorWithIt) {
+  auto g = build(small_world());
+  Handle h = spawn_ant(*g, 0, Kind::Worker, 20, 20, 0);
+  ASSERT_TRUE(maim_ant(*g, rec(*g, h), true, 0));
+  EXPECT_EQ(rec(*g, h).payload.antennae, 1);
+  EXPECT_EQ(count_of<Sensor>(*g, h), 2u);
+  bool left_sensor = false;
+  g->ecs->for_each_component<Sensor>(rec(*g, h), [&](u32, const Sensor& s) { left_sensor |= s.angle > 0; });
+  EXPECT_FALSE(left_sensor);
+  expect_valid(*g);
+}
+
+// [SECTION] Food
+
+TEST(Food, PickUpAddsOnePieceAndDeliveryRemovesIt) {
+  auto g = build(small_world());
+  Handle food = spawn_food(*g, 30.5f, 30.5f, 5);
+  ASSERT_FALSE(food.is_null());
+  Handle ant = spawn_ant(*g, 0, Kind::Worker, 30.5f, 30.5f, 0);
+  u32 pieces = count_of<RenderPiece>(*g, ant), taken0 = taken<RenderPiece>(*g);
+
+  ASSERT_TRUE(take_food(*g, rec(*g, ant)));
+  EXPECT_EQ(count_of<RenderPiece>(*g, ant), pieces + 1);
+  EXPECT_EQ(carried_piece(*g->ecs, rec(*g, ant)), int(pieces));  // the carried piece is last
+  EXPECT_EQ(count_of<RenderPiece>(*g, food), 4u);
+  EXPECT_EQ(taken<RenderPiece>(*g), taken0 - 1);  // the crumb left; the ant used its reserved slot
+  EXPECT_EQ(rec(*g, ant).payload.state, AntState::Returning);
+
+  teleport(*g, ant, g->colonies[0].nest_x, g->colonies[0].nest_y);
+  double food_before = g->colonies[0].food;
+  ASSERT_TRUE(deliver_food(*g, rec(*g, ant)));
+  EXPECT_EQ(count_of<RenderPiece>(*g, ant), pieces);
+  EXPECT_EQ(carried_piece(*g->ecs, rec(*g, ant)), -1);
+  EXPECT_GT(g->colonies[0].food, food_before);
+  expect_valid(*g);
+
+  // The next pick-up reserves a slot again.
+  teleport(*g, ant, 30.5f, 30.5f);
+  ASSERT_TRUE(take_food(*g, rec(*g, ant)));
+  EXPECT_EQ(count_of<RenderPiece>(*g, ant), pieces + 1);
+  expect_valid(*g);
+}
+
+TEST(Food, ASourceShrinksOneCrumbPerBiteAndDisappears) {
+  auto g = build(small_world());
+  Handle food = spawn_food(*g, 30.5f, 30.5f, 3);
+  ASSERT_EQ(g->food_sources, 1u);
+  for (u32 bite = 1; bite <= 3; ++bite) {
+    Handle ant = spawn_ant(*g, 0, Kind::Worker, 30.2f, 30.7f, 0);
+    ASSERT_TRUE(take_food(*g, rec(*g, ant)));
+    if (bite < 3) {
+      EXPECT_EQ(count_of<RenderPiece>(*g, food), 3 - bite);
+      EXPECT_EQ(rec(*g, food).payload.amount, 3 - bite);
+    }
+  }
+  EXPECT_EQ(g->food_sources, 0u);
+  EXPECT_TRUE(g->food_at[cell_index(*g, 30, 30)].is_null());
+  EXPECT_FALSE(g->cell_flags[cell_index(*g, 30, 30)] & kCellFood);
+  apply_deaths(*g);
+  EXPECT_FALSE(g->ecs->alive(food));
+  Handle late = spawn_ant(*g, 0, Kind::Worker, 30.5f, 30.5f, 0);
+  EXPECT_FALSE(take_food(*g, rec(*g, late)));
+  expect_valid(*g);
+}
+
+TEST(Food, ForagersBringFoodHomeOverTime) {
+  Scenario s = small_world(64, 64, 16);
+  s.colonies[0].nest_x = 20;
+  s.colonies[0].nest_y = 32;
+  s.colonies[0].workers = 200;
+  s.food.push_back({32, 32, 31});
+  s.food.push_back({12, 20, 31});
+  auto g = build(s);
+  for (int t = 0; t < 1200; ++t) simulate_tick(*g);
+  EXPECT_GT(g->colonies[0].delivered, 10u);
+  expect_valid(*g);
+}
+
+// [SECTION] Fire
+
+TEST(Fire, CrossesGrassAndStopsAtWater) {
+  Scenario s = small_world(48, 24, 8);
+  s.colonies[0].nest_x = 46;
+  s.colonies[0].nest_y = 2;
+  s.shapes.push_back({Terrain::Water, false, 20, 0, 2, 24, 0});
+  s.rules.fire_spread = 1.0f;
+  s.rules.burn_ticks = 3;
+  auto g = build(s);
+  ignite(*g, 4, 12, 1);
+  for (int t = 0; t < 200 && !g->burning.empty(); ++t) simulate_tick(*g);
+  ASSERT_TRUE(g->burning.empty());
+  for (u32 y = 0; y < 24; ++y)
+    for (u32 x = 0; x < 48; ++x) {
+      Terrain t = g->terrain[y * 48 + x];
+      if (x < 20) EXPECT_EQ(t, Terrain::Dirt) << x << "," << y;        // burned out
+      else if (x < 22) EXPECT_EQ(t, Terrain::Water) << x << "," << y;
+      else EXPECT_EQ(t, Terrain::Grass) << x << "," << y;              // never reached
+    }
+  // The tile entities' pieces follow the terrain.
+  EXPECT_EQ(g->ecs->component<RenderPiece>(rec(*g, g->tiles[12 * 48 + 4]), 0).sprite, tile_piece(u8(Terrain::Dirt), false).sprite);
+  expect_valid(*g);
+}
+
+TEST(Fire, KillsTheAntsStandingInIt) {
+  Scenario s = small_world(48, 24, 8);
+  s.rules.fire_spread = 0;
+  auto g = build(s);
+  Handle in = spawn_ant(*g, 0, Kind::Worker, 30.5f, 12.5f, 0);
+  Handle out = spawn_ant(*g, 0, Kind::Worker, 40.5f, 12.5f, 0);
+  rec(*g, in).payload.speed = 0;
+  rec(*g, out).payload.speed = 0;
+  ignite(*g, 30.5f, 12.5f, 2);
+  simulate_tick(*g);
+  EXPECT_FALSE(g->ecs->alive(in));
+  EXPECT_TRUE(g->ecs->alive(out));
+  EXPECT_EQ(g->colonies[0].died.by_cause[size_t(DeathCause::Fire)], 1u);
+  expect_valid(*g);
+}
+
+// [SECTION] Corpses and deaths
+
+TEST(Deaths, OldAgeLeavesACorpseThatWorkersCarryHome) {
+  auto g = build(small_world());
+  Handle old = spawn_ant(*g, 0, Kind::Worker, 30.5f, 30.5f, 0);
+  Body& b = rec(*g, old).payload;
+  b.speed = 0;
+  b.age = b.lifespan - 1;
+  simulate_tick(*g);
+  EXPECT_FALSE(g->ecs->alive(old));
+  EXPECT_EQ(g->colonies[0].died.by_cause[size_t(DeathCause::Age)], 1u);
+  Handle corpse = g->food_at[cell_index(*g, 30, 30)];
+  ASSERT_FALSE(corpse.is_null());
+  EXPECT_EQ(rec(*g, corpse).payload.kind, Kind::Corpse);
+  EXPECT_EQ(count_of<RenderPiece>(*g, corpse), 5u);  // fewer pieces than the ant
+  Handle carrier = spawn_ant(*g, 0, Kind::Worker, 30.5f, 30.5f, 0);
+  ASSERT_TRUE(take_food(*g, rec(*g, carrier)));
+  apply_deaths(*g);
+  EXPECT_FALSE(g->ecs->alive(corpse));
+  expect_valid(*g);
+}
+
+TEST(Deaths, EnemiesThatTouchFight) {
+  Scenario s = small_world();
+  ColonySpec c2;
+  c2.nest_x = 60;
+  c2.nest_y = 60;
+  s.colonies.push_back(c2);
+  auto g = build(s);
+  // Two columns of enemies walking into each other.
+  for (int i = 0; i < 40; ++i) {
+    spawn_ant(*g, 0, Kind::Soldier, 28.0f, 10.5f + float(i), 0);
+    spawn_ant(*g, 1, Kind::Soldier, 36.0f, 10.5f + float(i), 3.14159f);
+  }
+  for (int t = 0; t < 200; ++t) simulate_tick(*g);
+  u64 combat = g->colonies[0].died.by_cause[size_t(DeathCause::Combat)] + g->colonies[1].died.by_cause[size_t(DeathCause::Combat)];
+  EXPECT_GT(combat, 0u);
+  expect_valid(*g);
+}
+
+// [SECTION] Tiers: dormant chunks and region moves
+
+TEST(Tiers, DormantAntsStillMoveAgeAndCrossChunks) {
+  Scenario s = small_world(128, 128, 16);
+  s.region_w = 1;  // only chunk 0 is simulated
+  s.region_h = 1;
+  s.rules.dormant_period = 4;
+  auto g = build(s);
+  std::vector<Handle> ants;
+  for (int i = 0; i < 200; ++i) ants.push_back(spawn_ant(*g, 0, Kind::Worker, 40.0f + float(i % 20) * 3, 40.0f + float(i / 20) * 5, float(i)));
+  std::vector<std::pair<float, float>> start;
+  for (Handle h : ants) start.push_back({rec(*g, h).payload.x, rec(*g, h).payload.y});
+  std::vector<u32> chunk0;
+  for (Handle h : ants) chunk0.push_back(rec(*g, h).header.chunk);
+  for (int t = 0; t < 400; ++t) simulate_tick(*g);
+  int moved = 0, crossed = 0;
+  for (size_t i = 0; i < ants.size(); ++i) {
+    if (!g->ecs->alive(ants[i])) continue;
+    const Record& r = rec(*g, ants[i]);
+    EXPECT_EQ(r.header.tier, u8(r.header.chunk == 0 ? ecs::Tier::Simulated : ecs::Tier::Dormant));
+    EXPECT_GT(r.payload.age, 350u);
+    moved += r.payload.x != start[i].first;
+    crossed += r.header.chunk != chunk0[i];
+  }
+  EXPECT_GT(moved, 150);
+  EXPECT_GT(crossed, 10);
+  expect_valid(*g);
+}
+
+TEST(Tiers, MovingTheRegionBackAndForthKeepsTheValidatorClean) {
+  Scenario s = small_world(256, 256, 32);
+  s.colonies[0].nest_x = 128;
+  s.colonies[0].nest_y = 128;
+  s.colonies[0].workers = 3000;
+  s.colonies[0].soldiers = 300;
+  s.colonies[0].spread = 120;
+  s.random_food.count = 30;
+  s.region_w = 64;
+  s.region_h = 64;
+  auto g = build(s);
+  expect_valid(*g);
+  u32 min_sim = ~0u, max_sim = 0;
+  for (int t = 0; t < 240; ++t) {
+    // Sweep right and back, then down and back, with jumps in between.
+    int phase = t / 20;
+    float x = float((phase % 2 ? 8 - phase % 8 : phase % 8) * 24), y = float((phase / 3 % 4) * 48);
+    if (t % 20 == 0) set_sim_region(*g, x, y, 64, 64);
+    simulate_tick(*g);
+    min_sim = std::min(min_sim, g->ecs->simulated_count());
+    max_sim = std::max(max_sim, g->ecs->simulated_count());
+    auto v = validate_game(*g, 4);
+    ASSERT_TRUE(v.empty()) << "tick " << t << ": " << ecs::describe(v.front());
+  }
+  EXPECT_LT(min_sim, max_sim);  // ants really changed tier
+  // The whole map, then nothing.
+  set_sim_region(*g, 0, 0, 256, 256);
+  simulate_tick(*g);
+  EXPECT_EQ(g->ecs->simulated_count(), ants_alive(*g));
+  set_sim_region(*g, 0, 0, 0, 0);
+  simulate_tick(*g);
+  EXPECT_EQ(g->ecs->simulated_count(), 0u);
+  expect_valid(*g);
+}
+
+// [SECTION] Exhaustion
+
+TEST(Exhaustion, RefusedSpawnsAreCountedAndTheGameGoesOn) {
+  Scenario s = small_world(64, 64, 16);
+  s.capacity.render_pieces = 64 * 64 + 30 + 12 * 50;
+  s.capacity.collision_volumes = 8 + 2 * 50;
+  s.capacity.sensors = 3 * 50;
+  auto g = build(s);
+  queue_command(*g, Command{CommandKind::SpawnAnts, 32, 32, 8, 500, 0, Kind::Worker});
+  simulate_tick(*g);
+  EXPECT_EQ(g->colonies[0].alive, 51u);  // the queen and the 50 that fit
+  EXPECT_EQ(g->spawn_refused, 450u);
+  EXPECT_GT(g->ecs->stats<RenderPiece>().total.failed_reservations, 0u);
+  for (int t = 0; t < 100; ++t) simulate_tick(*g);
+  queue_command(*g, Command{CommandKind::Bomb, 32, 32, 30, 0});
+  simulate_tick(*g);
+  queue_command(*g, Command{CommandKind::SpawnAnts, 32, 32, 8, 500, 0, Kind::Worker});
+  simulate_tick(*g);
+  EXPECT_GT(g->colonies[0].born, 51u);  // freed room is used again
+  expect_valid(*g);
+}
+
+// [SECTION] Determinism
+
+std::vector<u64> hashes(const Scenario& s, u64 seed, int ticks) {
+  auto g = build(s, seed);
+  std::vector<u64> out;
+  for (int t = 0; t < ticks; ++t) {
+    if (t == 50) queue_command(*g, Command{CommandKind::Bomb, 40, 32, 6, 0});
+    if (t == 80) queue_command(*g, Command{CommandKind::Ignite, 100, 90, 3, 0});
+    simulate_tick(*g);
+    out.push_back(state_hash(*g));
+  }
+  return out;
+}
+
+TEST(Determinism, OneSeedOneHashAtEveryTickAnotherSeedAnother) {
+  Scenario s;
+  std::string err;
+  ASSERT_TRUE(load_scenario(COLONY_SCENARIO_DIR "/default.json", s, &err)) << err;
+  s.region_w = 96;  // half simulated, half dormant
+  std::vector<u64> a = hashes(s, 11, 150), b = hashes(s, 11, 150), c = hashes(s, 12, 150);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a.back(), c.back());
+  std::set<u64> distinct(a.begin(), a.end());
+  EXPECT_EQ(distinct.size(), a.size());  // the hash moves every tick
+}
+
+TEST(Determinism, HashSeesEntityAndFieldChanges) {
+  auto g = build(small_world());
+  Handle h = spawn_ant(*g, 0, Kind::Worker, 20, 20, 0);
+  u64 h0 = state_hash(*g);
+  rec(*g, h).payload.x += 0.01f;
+  u64 h1 = state_hash(*g);
+  EXPECT_NE(h0, h1);
+  g->fields[0][5] = 0.5f;
+  EXPECT_NE(state_hash(*g), h1);
+}
+
+}  // namespace
+}  // namespace colony
