@@ -71,6 +71,8 @@ void fit_camera(App& app) {
   }
 }
 
+}  // namespace
+
 void install_game(App& app, std::unique_ptr<Game> game, const std::string& path) {
   app.game = std::move(game);
   app.scenario_path = path;
@@ -84,8 +86,6 @@ void install_game(App& app, std::unique_ptr<Game> game, const std::string& path)
   fit_camera(app);
 }
 
-}  // namespace
-
 bool app_init(App& app, const WindowConfig& config, std::string* err) {
   app.config = config;
   if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
@@ -95,13 +95,14 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
   // Load the world first: a bad scenario must not flash a window.
   {
     std::string load_err;
-    Scenario scenario;
-    if (!load_scenario(config.scenario, scenario, &load_err)) {
-      *err = load_err;
-      SDL_Quit();
-      return false;
+    std::unique_ptr<Game> game;
+    if (config.make_world) {
+      game = config.make_world(&load_err);
+    } else {
+      Scenario scenario;
+      if (load_scenario(config.scenario, scenario, &load_err))
+        game = make_game(scenario, config.seed_given ? config.seed : scenario.seed, &load_err);
     }
-    auto game = make_game(scenario, config.seed_given ? config.seed : scenario.seed, &load_err);
     if (!game) {
       *err = load_err;
       SDL_Quit();
@@ -155,8 +156,14 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
   app.camera.view_w = float(ow), app.camera.view_h = float(oh);
   std::unique_ptr<Game> g = std::move(app.game);
   install_game(app, std::move(g), config.scenario);
+  if (const char* skip = SDL_getenv("COLONY_RENDER_SKIP")) {
+    std::string k = skip;
+    app.skip_terrain = k.find("terrain") != std::string::npos;
+    app.skip_world = k.find("world") != std::string::npos;
+    app.skip_ui = k.find("ui") != std::string::npos;
+  }
   app.last_frame_ns = now_ns();
-  app.stats.window_start_ns = app.last_frame_ns;
+  app.stats.window_start_ns = app.stats.run_start_ns = app.last_frame_ns;
   return true;
 }
 
@@ -387,7 +394,9 @@ uint32_t run_ticks(App& app, double dt) {
   uint32_t done = 0;
   for (; done < want; ++done) {
     if (!fixed && done > 0 && ms_since(t0) > kTickBudgetMs) break;
+    if (app.before_tick) app.before_tick(g);
     simulate_tick(g);
+    if (app.after_tick) app.after_tick(g);
 #ifdef COLONY_HAS_DEBUGGER
     debugger_after_tick(app.debugger, g);
 #endif
@@ -494,11 +503,16 @@ bool app_frame(App& app) {
   if (Handle h = debugger_highlight(app.debugger); !h.is_null()) in.highlight = h;
 #endif
   in.seconds = float(app.seconds);
-  build_world_batch(app.batch, g, in);
-  draw_effects(app.effects, app.batch, app.camera);
+  if (!app.skip_world) {
+    build_world_batch(app.batch, g, in);
+    draw_effects(app.effects, app.batch, app.camera);
+  }
   double build_ms = ms_since(t_build);
   uint64_t t_submit = now_ns();
-  draw_terrain(app.terrain, app.renderer, g, app.camera, app.overlay);
+  if (!app.skip_terrain) {
+    draw_terrain(app.terrain, app.renderer, g, app.camera, app.overlay);
+    draw_fire_glow(app.terrain, app.renderer, g, app.camera);
+  }
   submit_batch(app.batch, app.renderer, app.atlas);
   SDL_RenderFlush(app.renderer);
   double submit_ms = ms_since(t_submit);
@@ -508,7 +522,7 @@ bool app_frame(App& app) {
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  draw_ui(app);
+  if (!app.skip_ui) draw_ui(app);
 #ifdef COLONY_HAS_DEBUGGER
   FrameTimes ft{app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms, app.stats.fps, app.stats.tps};
   draw_debugger(app.debugger, g, ft, app.link);
@@ -527,8 +541,10 @@ bool app_frame(App& app) {
   ++s.window_frames;
   s.window_ticks += ticks;
   double window_s = double(now_ns() - s.window_start_ns) / 1e9;
+  s.sum_build_ms += build_ms, s.sum_submit_ms += submit_ms, s.sum_ui_ms += ui_ms, s.sum_sim_ms += s.sim_ms;
   if (window_s >= 0.5) {
     s.fps = double(s.window_frames) / window_s;
+    if (s.frames > 60 && (s.slowest_fps == 0 || s.fps < s.slowest_fps)) s.slowest_fps = s.fps;
     s.tps = double(s.window_ticks) / window_s;
     s.window_frames = s.window_ticks = 0;
     s.window_start_ns = now_ns();
@@ -552,9 +568,15 @@ bool app_frame(App& app) {
   uint64_t t_present = now_ns();
   SDL_RenderPresent(app.renderer);
   double present_ms = ms_since(t_present);
+  s.sum_present_ms += present_ms;
   s.present_ms += (present_ms - s.present_ms) * k;
   s.frame_ms += (work_ms + present_ms - s.frame_ms) * k;
   return !last;
+}
+
+double average_fps(const App& app) {
+  double secs = double(now_ns() - app.stats.run_start_ns) / 1e9;
+  return secs > 0 ? double(app.stats.frames) / secs : 0;
 }
 
 // [SECTION] Screenshot

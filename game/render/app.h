@@ -9,6 +9,7 @@
 #include <SDL.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,8 @@ struct WindowConfig {
   int width = 0, height = 0; // 0 = pick from the display
   bool vsync = true;
   bool hidden = false;       // tests: do not show the window
+  // When set (--load, --replay), builds the world instead of the scenario file.
+  std::function<std::unique_ptr<Game>(std::string* err)> make_world;
   bool fixed_step = false;   // every frame advances exactly 1/60 s (deterministic runs)
 };
 
@@ -63,6 +66,11 @@ struct FrameStats {
   uint64_t frames = 0;
   // Rate windows.
   uint64_t window_start_ns = 0, window_frames = 0, window_ticks = 0;
+  // Whole run (for the --frames summary): average and the slowest second.
+  uint64_t run_start_ns = 0;
+  double slowest_fps = 0;
+  // Sums over the run, for averages: build, submit, present (ms).
+  double sum_build_ms = 0, sum_submit_ms = 0, sum_present_ms = 0, sum_ui_ms = 0, sum_sim_ms = 0;
 };
 
 struct App {
@@ -104,6 +112,9 @@ struct App {
   uint64_t last_frame_ns = 0;
   double seconds = 0;         // animation clock
 
+  // Measurement switches (environment COLONY_RENDER_SKIP=terrain,world,ui): leave a part out.
+  bool skip_terrain = false, skip_world = false, skip_ui = false;
+
   FrameStats stats;
   bool quit = false;
   std::string error;          // last load error (shown in the HUD)
@@ -112,6 +123,9 @@ struct App {
   bool capture = false;
   std::vector<uint32_t> frame_pixels;
   int frame_w = 0, frame_h = 0;
+
+  // Save/replay hooks around every tick (recording, playback); quick load is off while set.
+  std::function<void(Game&)> before_tick, after_tick;
 
   DebugLink link;
 #ifdef COLONY_HAS_DEBUGGER
@@ -128,10 +142,14 @@ void app_handle_event(App& app, const SDL_Event& e);
 bool app_frame(App& app);
 void app_shutdown(App& app);
 
+// Makes `game` the running world (camera, effects, selection and terrain cache reset).
+void install_game(App& app, std::unique_ptr<Game> game, const std::string& path);
 // Replaces the running game with a new one from a scenario file (keeps the old one on failure).
 bool app_load_scenario(App& app, const std::string& path, std::string* err);
 // Queues the current tool's command at a world position (what a left click does).
 void apply_tool(App& app, float wx, float wy, bool first_press);
+// Frames per second since app_init.
+double average_fps(const App& app);
 // Writes the current back buffer to a PNG. False (and *err) on failure.
 bool save_screenshot(App& app, const std::string& path, std::string* err);
 

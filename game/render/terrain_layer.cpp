@@ -91,8 +91,11 @@ void reset_terrain_layer(TerrainLayer& t) {
     if (c.texture) SDL_DestroyTexture(c.texture);
   for (auto& o : t.overlays)
     if (o.texture) SDL_DestroyTexture(o.texture);
+  for (auto& o : t.fires)
+    if (o.texture) SDL_DestroyTexture(o.texture);
   t.chunks.clear();
   t.overlays.clear();
+  t.fires.clear();
   t.textures_alive = 0;
 }
 
@@ -192,60 +195,147 @@ void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 ch
   ++t.rebuilt_this_frame;
 }
 
+}  // namespace
+
 // [SECTION] Overlay textures (pheromones, rebuilt as the fields evolve)
+// Cell textures hold one texel per cell plus a one-cell border copied from the neighbouring
+// chunks, so linear filtering is seamless across chunk edges; they are drawn from
+// bordered_src().
+
+namespace {
+
+SDL_Rect bordered_src(int cs) { return {1, 1, cs, cs}; }
+
+SDL_Texture* make_cell_texture(SDL_Renderer* renderer, int cs, SDL_BlendMode mode) {
+  SDL_Texture* tex = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, cs + 2, cs + 2);
+  if (!tex) return nullptr;
+  SDL_SetTextureBlendMode(tex, mode);
+  SDL_SetTextureScaleMode(tex, SDL_ScaleModeLinear);
+  return tex;
+}
+
+// Clears the scratch image and calls fn(cell, texel) for every in-map cell of the chunk and its border.
+template <class Fn>
+void for_each_bordered_cell(TerrainLayer& t, const Game& g, u32 chunk, Fn&& fn) {
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  const int cs = int(grid.chunk_cells), side = cs + 2;
+  t.scratch.assign(size_t(side) * side, 0);
+  int col = int(grid.chunk_col(chunk)), row = int(grid.chunk_row(chunk));
+  for (int y = -1; y <= cs; ++y)
+    for (int x = -1; x <= cs; ++x) {
+      int cx = col * cs + x, cy = row * cs + y;
+      if (in_map(g, cx, cy)) fn(cell_index(g, cx, cy), t.scratch[size_t(y + 1) * side + size_t(x + 1)]);
+    }
+}
 
 // Scent strength to opacity.
 inline int scent_alpha(float v, float scale) { return int(230.f * (1.f - std::exp(-v / scale))); }
 
 void build_overlay(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 chunk, Overlay mode) {
   OverlayTexture& ot = t.overlays[chunk];
-  const ecs::ChunkGrid& grid = g.ecs->grid();
-  const int cs = int(grid.chunk_cells);
-  if (!ot.texture) {
-    ot.texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, cs, cs);
-    if (!ot.texture) return;
-    SDL_SetTextureBlendMode(ot.texture, SDL_BLENDMODE_BLEND);
-    SDL_SetTextureScaleMode(ot.texture, SDL_ScaleModeLinear);
-  }
-  t.scratch.assign(size_t(cs) * cs, 0);
-  int col = int(grid.chunk_col(chunk)), row = int(grid.chunk_row(chunk));
+  const int cs = int(g.ecs->grid().chunk_cells);
+  if (!ot.texture && !(ot.texture = make_cell_texture(renderer, cs, SDL_BLENDMODE_BLEND))) return;
   const size_t colonies = g.colonies.size();
-  for (int y = 0; y < cs; ++y)
-    for (int x = 0; x < cs; ++x) {
-      int cx = col * cs + x, cy = row * cs + y;
-      if (!in_map(g, cx, cy)) continue;
-      u32 cell = cell_index(g, cx, cy);
-      uint32_t& out = t.scratch[size_t(y) * cs + x];
-      if (mode == Overlay::Danger) {
-        float v = cell < g.danger.size() ? g.danger[cell] : 0.f;
-        if (v > 0) out = pack(255, 70, 40, scent_alpha(v, 1.5f));
-        continue;
-      }
-      // The strongest colony's scent, in that colony's colour.
-      int field = mode == Overlay::ToFood ? int(Field::ToFood) : int(Field::ToHome);
-      float best = 0, total = 0;
-      size_t who = 0;
-      for (size_t c = 0; c < colonies; ++c) {
-        size_t f = c * 2 + size_t(field);
-        if (f >= g.fields.size() || cell >= g.fields[f].size()) continue;
-        float v = g.fields[f][cell];
-        total += v;
-        if (v > best) best = v, who = c;
-      }
-      if (total <= 0) continue;
-      uint32_t cc = g.colonies[who].color;
-      int r = int(cc & 255), gg = int(cc >> 8 & 255), b = int(cc >> 16 & 255);
-      // Lift the colour toward white so dark colonies still read on grass.
-      out = pack((r + 255) / 2, (gg + 255) / 2, (b + 255) / 2, scent_alpha(total, 2.f));
+  const int field = mode == Overlay::ToFood ? int(Field::ToFood) : int(Field::ToHome);
+  for_each_bordered_cell(t, g, chunk, [&](u32 cell, uint32_t& out) {
+    if (mode == Overlay::Danger) {
+      float v = cell < g.danger.size() ? g.danger[cell] : 0.f;
+      if (v > 0) out = pack(255, 70, 40, scent_alpha(v, 1.5f));
+      return;
     }
-  SDL_UpdateTexture(ot.texture, nullptr, t.scratch.data(), cs * 4);
+    // The strongest colony's scent, in that colony's colour.
+    float best = 0, total = 0;
+    size_t who = 0;
+    for (size_t c = 0; c < colonies; ++c) {
+      size_t f = c * 2 + size_t(field);
+      if (f >= g.fields.size() || cell >= g.fields[f].size()) continue;
+      float v = g.fields[f][cell];
+      total += v;
+      if (v > best) best = v, who = c;
+    }
+    if (total <= 0) return;
+    uint32_t cc = g.colonies[who].color;
+    int r = int(cc & 255), gg = int(cc >> 8 & 255), b = int(cc >> 16 & 255);
+    // Lift the colour toward white so dark colonies still read on grass.
+    out = pack((r + 255) / 2, (gg + 255) / 2, (b + 255) / 2, scent_alpha(total, 2.f));
+  });
+  SDL_UpdateTexture(ot.texture, nullptr, t.scratch.data(), (cs + 2) * 4);
   ot.tick = g.tick;
   ot.mode = mode;
+}
+
+// Fire: burning cells glow orange while hot and char dark as they burn down.
+void build_fire(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 chunk) {
+  OverlayTexture& ft = t.fires[chunk];
+  const int cs = int(g.ecs->grid().chunk_cells);
+  if (!ft.texture && !(ft.texture = make_cell_texture(renderer, cs, SDL_BLENDMODE_BLEND))) return;
+  const float burn_ticks = float(std::max<u32>(1, g.scenario.rules.burn_ticks));
+  const uint32_t phase = uint32_t(g.tick / 4);
+  for_each_bordered_cell(t, g, chunk, [&](u32 cell, uint32_t& out) {
+    u16 f = g.fire[cell];
+    if (f == 0) return;
+    float heat = std::min(1.f, float(f) / burn_ticks);
+    int flicker = int(cell_hash(cell, phase) & 31);  // the glow breathes
+    float k = heat * heat;
+    out = pack(int(45 + 210 * k) + flicker, int(15 + 95 * k) + flicker / 2, int(5 + 15 * k), int(150 + 40 * heat));
+  });
+  SDL_UpdateTexture(ft.texture, nullptr, t.scratch.data(), (cs + 2) * 4);
+  ft.tick = g.tick;
 }
 
 }  // namespace
 
 // [SECTION] Drawing and eviction
+
+namespace {
+
+// Screen rectangle of a chunk: whole-pixel edges computed from the chunk borders, so
+// neighbours never leave a seam.
+SDL_Rect chunk_rect(const Camera& cam, int col, int row, float cs) {
+  int x0 = int(std::floor(screen_x(cam, float(col) * cs))), x1 = int(std::floor(screen_x(cam, float(col + 1) * cs)));
+  int y0 = int(std::floor(screen_y(cam, float(row) * cs))), y1 = int(std::floor(screen_y(cam, float(row + 1) * cs)));
+  return {x0, y0, x1 - x0, y1 - y0};
+}
+
+struct ChunkRange {
+  int c0, c1, r0, r1;
+};
+ChunkRange visible_chunks(const ecs::ChunkGrid& grid, const Camera& cam) {
+  const float cs = float(grid.chunk_cells);
+  ViewRect view = visible_rect(cam, 0);
+  return {std::max(0, int(std::floor(view.x0 / cs))), std::min(int(grid.chunks_x) - 1, int(view.x1 / cs)),
+          std::max(0, int(std::floor(view.y0 / cs))), std::min(int(grid.chunks_y) - 1, int(view.y1 / cs))};
+}
+
+}  // namespace
+
+void draw_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam) {
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  if (t.fires.size() != grid.chunk_count() || g.chunk_burning.size() != grid.chunk_count()) return;
+  const SDL_Rect src = bordered_src(int(grid.chunk_cells));
+  ChunkRange v = visible_chunks(grid, cam);
+  for (int row = v.r0; row <= v.r1; ++row)
+    for (int col = v.c0; col <= v.c1; ++col) {
+      u32 chunk = u32(row) * grid.chunks_x + u32(col);
+      // A chunk whose neighbour burns needs its border texels too.
+      bool near_fire = false;
+      for (int dr = -1; dr <= 1 && !near_fire; ++dr)
+        for (int dc = -1; dc <= 1 && !near_fire; ++dc) {
+          int r = row + dr, c = col + dc;
+          if (r >= 0 && c >= 0 && r < int(grid.chunks_y) && c < int(grid.chunks_x))
+            near_fire = g.chunk_burning[u32(r) * grid.chunks_x + u32(c)] > 0;
+        }
+      OverlayTexture& ft = t.fires[chunk];
+      if (!near_fire) {
+        ft.tick = ~0ull;
+        continue;
+      }
+      if (!ft.texture || ft.tick != g.tick) build_fire(t, renderer, g, chunk);
+      ft.last_used = t.frame;
+      SDL_Rect dst = chunk_rect(cam, col, row, float(grid.chunk_cells));
+      if (ft.texture) SDL_RenderCopy(renderer, ft.texture, &src, &dst);
+    }
+}
 
 void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay) {
   const ecs::ChunkGrid& grid = g.ecs->grid();
@@ -254,23 +344,19 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
     reset_terrain_layer(t);
     t.chunks.resize(chunk_count);
     t.overlays.resize(chunk_count);
+    t.fires.resize(chunk_count);
     t.chunk_cells = grid.chunk_cells;
   }
   ++t.frame;
   t.rebuilt_this_frame = 0;
   const int level = density_level(cam.zoom);
-  const float cs = float(grid.chunk_cells);
-  ViewRect view = visible_rect(cam, 0);
-  int c0 = std::max(0, int(std::floor(view.x0 / cs))), c1 = std::min(int(grid.chunks_x) - 1, int(view.x1 / cs));
-  int r0 = std::max(0, int(std::floor(view.y0 / cs))), r1 = std::min(int(grid.chunks_y) - 1, int(view.y1 / cs));
+  ChunkRange v = visible_chunks(grid, cam);
+  const SDL_Rect src = bordered_src(int(grid.chunk_cells));
   for (int pass = 0; pass < (overlay == Overlay::Off ? 1 : 2); ++pass)
-    for (int row = r0; row <= r1; ++row)
-      for (int col = c0; col <= c1; ++col) {
+    for (int row = v.r0; row <= v.r1; ++row)
+      for (int col = v.c0; col <= v.c1; ++col) {
         u32 chunk = u32(row) * grid.chunks_x + u32(col);
-        // Whole-pixel edges computed from the chunk borders, so neighbours never leave a seam.
-        int x0 = int(std::floor(screen_x(cam, float(col) * cs))), x1 = int(std::floor(screen_x(cam, float(col + 1) * cs)));
-        int y0 = int(std::floor(screen_y(cam, float(row) * cs))), y1 = int(std::floor(screen_y(cam, float(row + 1) * cs)));
-        SDL_Rect dst{x0, y0, x1 - x0, y1 - y0};
+        SDL_Rect dst = chunk_rect(cam, col, row, float(grid.chunk_cells));
         if (pass == 0) {
           ChunkTexture& ct = t.chunks[chunk];
           uint64_t stamp = chunk < g.dirty_chunks_stamp.size() ? g.dirty_chunks_stamp[chunk] : 0;
@@ -283,7 +369,7 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
           bool stale = !ot.texture || ot.mode != overlay || (ot.tick != g.tick && (chunk + t.frame) % 4 == 0);
           if (stale) build_overlay(t, renderer, g, chunk, overlay);
           ot.last_used = t.frame;
-          if (ot.texture) SDL_RenderCopy(renderer, ot.texture, nullptr, &dst);
+          if (ot.texture) SDL_RenderCopy(renderer, ot.texture, &src, &dst);
         }
       }
   // Textures of chunks out of sight for a while are given back.
@@ -294,10 +380,11 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
         t.chunks[c] = {};
         --t.textures_alive;
       }
-      if (t.overlays[c].texture && t.frame - t.overlays[c].last_used > kEvictAfterFrames) {
-        SDL_DestroyTexture(t.overlays[c].texture);
-        t.overlays[c] = {};
-      }
+      for (auto* o : {&t.overlays[c], &t.fires[c]})
+        if (o->texture && t.frame - o->last_used > kEvictAfterFrames) {
+          SDL_DestroyTexture(o->texture);
+          *o = {};
+        }
     }
 }
 

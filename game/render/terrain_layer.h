@@ -33,6 +33,7 @@ struct OverlayTexture {
 struct TerrainLayer {
   std::vector<ChunkTexture> chunks;     // per chunk of the current game
   std::vector<OverlayTexture> overlays; // per chunk
+  std::vector<OverlayTexture> fires;    // per chunk: the glow of burning cells (additive)
   // Terrain patterns pre-filtered per density: [kind][variant][density level] -> pixels.
   std::vector<uint32_t> patterns[kTerrainKinds][kTerrainVariants][4];
   std::vector<uint32_t> scratch;        // chunk pixels being built
@@ -46,5 +47,7 @@ void init_terrain_layer(TerrainLayer& t, const Atlas& atlas);
 void reset_terrain_layer(TerrainLayer& t);
 // Updates what is visible and draws ground then overlay for the visible chunks.
 void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay);
+// The glow of burning cells, one additive texture per burning visible chunk (drawn over the world).
+void draw_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam);
 
 }  // namespace colony::render

@@ -1,9 +1,12 @@
 // window.cpp — run_window: command-line options in, the frame loop, exit code out.
 #include "window.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "app.h"
+#include "replay.h"
+#include "save.h"
 
 namespace colony {
 
@@ -22,32 +25,85 @@ int run_window(const Options& options) {
   if (!options.screenshot.empty() && options.frames == 0) config.frames = 1;
   config.fixed_step = config.frames > 0;
 
+  // The world may come from a save or from a replay's starting save instead of the scenario.
+  Replayer replayer;
+  if (!options.replay.empty()) {
+    std::string replay_err;
+    if (!load_replay(options.replay, replayer, &replay_err)) {
+      std::fprintf(stderr, "colony: %s\n", replay_err.c_str());
+      return 2;
+    }
+    config.make_world = [&](std::string* e) { return replayer.start_game(options.replay, e); };
+  } else if (!options.load.empty()) {
+    config.make_world = [&](std::string* e) { return load_game(options.load, e); };
+  }
+
   render::App app;
   std::string err;
   if (!render::app_init(app, config, &err)) {
     std::fprintf(stderr, "colony: %s\n", err.c_str());
     return 2;
   }
+  // Recording and playback hook into every tick.
+  Recorder recorder;
+  if (!options.record.empty()) {
+    if (!recorder.start(*app.game, &err)) {
+      std::fprintf(stderr, "colony: %s: %s\n", options.record.c_str(), err.c_str());
+      render::app_shutdown(app);
+      return 2;
+    }
+    app.before_tick = [&](Game& g) { recorder.before_tick(g); };
+    app.after_tick = [&](Game& g) { recorder.after_tick(g); };
+  } else if (!options.replay.empty()) {
+    app.before_tick = [&](Game& g) { replayer.before_tick(g); };
+    app.after_tick = [&](Game& g) {
+      if (!replayer.after_tick(g) && app.error.empty()) {
+        app.error = options.replay + ": replay diverged at " + replayer.divergence;
+        app.paused = true;
+      }
+    };
+  }
   while (render::app_frame(app)) {
+  }
+  // At exit: the world to --save, the recording to --record, the replay's verdict.
+  int save_rc = 0;
+  std::string io_err;
+  if (!options.save.empty() && !save_game(*app.game, options.save, &io_err)) {
+    std::fprintf(stderr, "colony: %s\n", io_err.c_str());
+    save_rc = 2;
+  }
+  if (!options.record.empty() && !recorder.write(options.record, &io_err)) {
+    std::fprintf(stderr, "colony: %s\n", io_err.c_str());
+    save_rc = 2;
+  }
+  if (!options.replay.empty() && replayer.diverged) {
+    std::fprintf(stderr, "colony: %s: replay diverged at %s\n", options.replay.c_str(), replayer.divergence.c_str());
+    save_rc = 3;
+  } else if (!options.replay.empty()) {
+    std::fprintf(stderr, "colony: %s: %llu state hashes matched through tick %llu%s\n", options.replay.c_str(),
+                 (unsigned long long)replayer.verified, (unsigned long long)app.game->tick,
+                 replayer.finished(*app.game) ? "" : " (closed before the end of the recording)");
   }
   int rc = 0;
   if (!app.error.empty() && !config.screenshot.empty() && app.stats.frames >= config.frames) {
     std::fprintf(stderr, "colony: %s\n", app.error.c_str());
     rc = 2;
   }
-  if (config.frames > 0)
-  {
+  if (config.frames > 0) {
+    // The run's averages (the first frames build every chunk texture; they are included).
     SDL_RendererInfo info{};
     SDL_GetRendererInfo(app.renderer, &info);
+    const render::FrameStats& s = app.stats;
+    double n = double(std::max<uint64_t>(1, s.frames));
     std::fprintf(stderr,
-                 "colony: %llu frames (%s renderer), fps %.1f, tps %.1f, ms per frame: build %.2f, submit %.2f, ui %.2f, "
-                 "present %.2f, sim %.2f, whole frame %.2f\n",
-                 (unsigned long long)app.stats.frames, info.name ? info.name : "?", app.stats.fps, app.stats.tps,
-                 app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms, app.stats.present_ms, app.stats.sim_ms,
-                 app.stats.frame_ms);
+                 "colony: %llu frames, %s renderer, %dx%d, %llu ants at the end: average fps %.1f (slowest half second "
+                 "%.1f); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f\n",
+                 (unsigned long long)s.frames, info.name ? info.name : "?", int(app.camera.view_w), int(app.camera.view_h),
+                 (unsigned long long)ants_alive(*app.game), render::average_fps(app), s.slowest_fps, s.sum_build_ms / n,
+                 s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n);
   }
   render::app_shutdown(app);
-  return rc;
+  return rc ? rc : save_rc;
 }
 
 }  // namespace colony

@@ -191,8 +191,8 @@ void draw_nests(FrameBatch& b, const Game& g, const Camera& cam) {
   }
 }
 
-// A burning cell: charred ground, a flame sized by the heat left (some cells only glow as
-// embers, so a fire front reads as flames and smoulder, not a carpet), and a warm glow.
+// Flames on burning cells, sized by the heat left; cooler cells show a few embers. The
+// glow under them is a chunk texture (terrain_layer), not one quad per cell.
 void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
   ViewRect view = visible_rect(cam, 2);
   const int tick_frame = int(seconds * 14.f);
@@ -206,23 +206,21 @@ void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
     h ^= h >> 15;
     float heat = std::min(1.f, float(g.fire[cell]) / burn_ticks);
     float r1 = float(h & 255) / 255.f, r2 = float((h >> 8) & 255) / 255.f;
-    push_sprite(b, kLayerGround, cam, x, y, 0, 1.9f, 1.9f, kSpriteGlow, {30, 12, 4, uint8_t(80 + 90 * (1 - heat))});
-    push_sprite(b, kLayerLight, cam, x, y, 0, 2.4f, 2.4f, kSpriteGlow, {255, 100, 25, uint8_t(18 + 40 * heat)});
     if (far) {
-      push_sprite(b, kLayerFlames, cam, x, y, 0, 1.1f, 1.1f, kSpriteDot, {255, uint8_t(80 + 100 * heat), 20, 230});
+      if (heat > 0.4f) push_sprite(b, kLayerFlames, cam, x, y, 0, 1.2f, 1.2f, kSpriteDot, {255, uint8_t(80 + 100 * heat), 20, 200});
       continue;
     }
     if (heat < 0.35f || r1 < 0.3f) {
       // Embers on some of the cells, nothing on the rest.
-      if (r1 > 0.5f) continue;
-      push_sprite(b, kLayerLight, cam, x + (r2 - 0.5f) * 0.5f, y + (r1 - 0.5f) * 0.5f, 0, 0.5f, 0.5f, kSpriteGlow,
+      if (r1 > 0.35f) continue;
+      push_sprite(b, kLayerLight, cam, x + (r2 - 0.5f) * 0.5f, y + (r1 - 0.5f) * 0.5f, 0, 0.45f, 0.45f, kSpriteGlow,
                   {255, 90, 20, uint8_t(140 + 100 * heat)});
       continue;
     }
     int frame = (tick_frame + int(h >> 24)) % kFireFrames;
     float size = (0.8f + 1.0f * heat) * (0.75f + 0.5f * r2);
-    push_sprite(b, kLayerFlames, cam, x + (r1 - 0.5f) * 0.6f, y + (r2 - 0.5f) * 0.4f - size * 0.35f, 0, size * 1.05f, size * 1.45f,
-                kSpriteFire0 + frame, {255, 255, 255, 255});
+    push_sprite(b, kLayerFlames, cam, x + (r1 - 0.5f) * 0.6f, y + (r2 - 0.5f) * 0.4f - size * 0.35f, 0, size * 1.05f,
+                size * 1.45f, kSpriteFire0 + frame, {255, 255, 255, 255});
   }
 }
 
