@@ -917,8 +917,35 @@ void simulate_ant(Game& g, Record& r) {
   note_chunk_change(g, r, chunk);
 }
 
+// fn(Record&) for every simulated record in storage order, prefetching the sensors of
+// the record a few places ahead (sensor entries are scattered through their pool).
+template <class Fn>
+void for_each_simulated_prefetching(Game& g, Fn&& fn) {
+  ecs::EntityStore& st = g.ecs->store();
+  const ecs::BlockList& list = st.simulated();
+  const u32 per = st.block_records();
+  const Sensor* sensors = g.ecs->pool<Sensor>().items.get();
+  struct Cursor {
+    u32 block, offset, left;
+  } lead{list.first, 0, list.count}, lag = lead;
+  auto advance = [&](Cursor& c) {
+    if (++c.offset == per) c.offset = 0, c.block = st.next_block(c.block);
+    --c.left;
+  };
+  auto prefetch = [&](const Cursor& c) {
+    const auto& sl = ColonyEcs::list<Sensor>(*as_record(st.at(c.block, c.offset)));
+    if (sl.added) __builtin_prefetch(&sensors[sl.slot[0]]);
+  };
+  for (int k = 0; k < 8 && lead.left; ++k) prefetch(lead), advance(lead);
+  while (lag.left) {
+    if (lead.left) prefetch(lead), advance(lead);
+    fn(*as_record(st.at(lag.block, lag.offset)));
+    advance(lag);
+  }
+}
+
 void simulate_ants(Game& g) {
-  g.ecs->for_each_simulated([&](Record& r) {
+  for_each_simulated_prefetching(g, [&](Record& r) {
     if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) simulate_ant(g, r);
   });
   apply_deferred_moves(g);
@@ -958,8 +985,10 @@ void advance_dormant(Game& g, Record& r) {
     c = fast_cos(b.heading);
     s = fast_sin(b.heading);
   }
-  // The step is taken in halves so thin water is not jumped over.
-  float dist = b.speed * float(b.legs) / 6.0f * float(std::min(dt, 64u)) * 0.5f;
+  // The step is taken in halves so thin water is not jumped over. Out of sight, ants
+  // without food mill about (a slower net drift); carriers head home at full speed.
+  float pace = b.carrying ? 0.5f : 0.2f;
+  float dist = b.speed * float(b.legs) / 6.0f * float(std::min(dt, 64u)) * pace;
   for (int half = 0; half < 2; ++half)
     if (step_forward(g, b, c, s, dist, id) == ecs::kNone) break;
   b.cell = cell_of(g, b.x, b.y);
@@ -1217,24 +1246,37 @@ struct Hasher {
   u64 digest() { return XXH3_64bits_digest(s); }
 };
 
+// A record's hashed bytes are gathered first and fed to the hasher in one call.
+struct RecordBytes {
+  std::array<std::byte, 2048> buf;
+  size_t n = 0;
+  template <class T> void put(const T& v) {
+    std::memcpy(buf.data() + n, &v, sizeof v);
+    n += sizeof v;
+  }
+};
+
 template <class C>
-void hash_components(Hasher& h, ColonyEcs& w, const Record& r) {
+void gather_components(RecordBytes& out, ColonyEcs& w, const Record& r) {
   const auto& l = ColonyEcs::list<C>(r);
-  h.pod(l.reserved);
-  h.pod(l.added);
-  for (u32 k = 0; k < l.added; ++k) h.pod(w.pool<C>().items[l.slot[k]]);
+  out.put(l.reserved);
+  out.put(l.added);
+  for (u32 k = 0; k < l.added; ++k) out.put(w.pool<C>().items[l.slot[k]]);
 }
+static_assert(sizeof(Body) + 64 + 32 * sizeof(RenderPiece) + 8 * sizeof(CollisionVolume) + 4 * sizeof(Sensor) <= 2048);
 
 void hash_record(Hasher& h, ColonyEcs& w, const Record& r) {
-  h.pod(r.header.handle);
-  h.pod(r.header.chunk);
-  h.pod(r.header.kind);
-  h.pod(r.header.tier);
-  h.pod(r.header.flags);
-  h.pod(r.payload);
-  hash_components<RenderPiece>(h, w, r);
-  hash_components<CollisionVolume>(h, w, r);
-  hash_components<Sensor>(h, w, r);
+  RecordBytes b;
+  b.put(r.header.handle);
+  b.put(r.header.chunk);
+  b.put(r.header.kind);
+  b.put(r.header.tier);
+  b.put(r.header.flags);
+  b.put(r.payload);
+  gather_components<RenderPiece>(b, w, r);
+  gather_components<CollisionVolume>(b, w, r);
+  gather_components<Sensor>(b, w, r);
+  h.bytes(b.buf.data(), b.n);
 }
 
 }  // namespace
@@ -1294,6 +1336,14 @@ std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports) {
   };
   w.for_each_simulated(check);
   for (u32 c = 0; c < w.grid().chunk_count(); ++c) w.for_each_dormant_in_chunk(c, check);
+  // The tile prefix the mobile walks rely on: each chunk's dormant storage starts with
+  // exactly its tiles.
+  for (u32 c = 0; c < w.grid().chunk_count(); ++c) {
+    u32 index = 0, tiles = tiles_in_chunk(g, c);
+    bool ok = true;
+    w.for_each_dormant_in_chunk(c, [&](Record& r) { ok = ok && ((index++ < tiles) == (r.payload.kind == Kind::Tile)); });
+    if (!ok) report({}, "chunk " + std::to_string(c) + " dormant storage does not start with exactly its " + std::to_string(tiles) + " tiles");
+  }
   for (size_t i = 0; i < g.colonies.size(); ++i)
     if (counted[i] != g.colonies[i].alive)
       report({}, "colony " + std::to_string(i) + " counts " + std::to_string(g.colonies[i].alive) + " ants, storage holds " + std::to_string(counted[i]));
