@@ -28,11 +28,18 @@ constexpr int kDensityLevels = 4;  // 1, 2, 4, 8 texels per cell
 constexpr int kPatternCells = 4;   // one atlas pattern covers 4x4 cells
 constexpr uint64_t kEvictAfterFrames = 240;
 
+// Texels per cell never exceed screen pixels per cell, so the ground is magnified (or
+// drawn 1:1), never minified.
 int density_level(float zoom) {
-  if (zoom >= 6.f) return 3;
-  if (zoom >= 3.f) return 2;
-  if (zoom >= 1.5f) return 1;
+  if (zoom >= 8.f) return 3;
+  if (zoom >= 4.f) return 2;
+  if (zoom >= 2.f) return 1;
   return 0;
+}
+// Nearest sampling (much cheaper for a software rasteriser) until the magnification would
+// show blocks.
+SDL_ScaleMode ground_scale_mode(float zoom, int texels_per_cell) {
+  return zoom > 2.5f * float(texels_per_cell) ? SDL_ScaleModeLinear : SDL_ScaleModeNearest;
 }
 
 // Pixels are SDL_PIXELFORMAT_ABGR8888: bytes R, G, B, A in memory on little-endian.
@@ -180,7 +187,7 @@ void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 ch
     ct.texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, side, side);
     if (!ct.texture) return;
     ++t.textures_alive;
-    SDL_SetTextureScaleMode(ct.texture, SDL_ScaleModeLinear);
+    SDL_SetTextureBlendMode(ct.texture, SDL_BLENDMODE_NONE);  // the ground is opaque
     ct.texels_per_cell = d;
   }
   t.scratch.assign(size_t(side) * side, pack(0, 0, 0, 255));
@@ -360,9 +367,15 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
         if (pass == 0) {
           ChunkTexture& ct = t.chunks[chunk];
           uint64_t stamp = chunk < g.dirty_chunks_stamp.size() ? g.dirty_chunks_stamp[chunk] : 0;
-          if (!ct.texture || ct.texels_per_cell != (1 << level) || ct.stamp != stamp) build_ground(t, renderer, g, chunk, level);
+          // Missing or wrong-density textures are built at once; a chunk whose tiles changed
+          // (fire turning grass to dirt every tick) is refreshed every fourth frame at most.
+          bool missing = !ct.texture || ct.texels_per_cell != (1 << level);
+          if (missing || (ct.stamp != stamp && (chunk + t.frame) % 4 == 0)) build_ground(t, renderer, g, chunk, level);
           ct.last_used = t.frame;
-          if (ct.texture) SDL_RenderCopy(renderer, ct.texture, nullptr, &dst);
+          if (ct.texture) {
+            SDL_SetTextureScaleMode(ct.texture, ground_scale_mode(cam.zoom, ct.texels_per_cell));
+            SDL_RenderCopy(renderer, ct.texture, nullptr, &dst);
+          }
         } else {
           OverlayTexture& ot = t.overlays[chunk];
           // Scent changes every tick; each chunk is refreshed every fourth frame at most.
