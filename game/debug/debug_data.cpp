@@ -116,7 +116,7 @@ PoolPanelData gather_pool_panel(const ColonyEcs& ecs) {
 // [SECTION] Pool map
 
 PoolMapLayout layout_pool_map(const ColonyEcs& ecs, int pool, bool whole_capacity, float width_px, float max_height_px,
-                              float cell_px) {
+                              float cell_px, bool exact) {
   PoolMapLayout l;
   PoolView v = pool_view(ecs, pool);
   if (!v.stats) return l;
@@ -125,7 +125,7 @@ PoolMapLayout layout_pool_map(const ColonyEcs& ecs, int pool, bool whole_capacit
   l.taken = v.stats->taken;
   l.range = whole_capacity ? v.stats->capacity : std::max(v.stats->high_water, v.stats->taken);
   l.columns = std::max(1, int(width_px / l.cell_px));
-  int max_rows = std::max(1, int(max_height_px / l.cell_px));
+  int max_rows = exact ? (1 << 30) : std::max(1, int(max_height_px / l.cell_px));
   unsigned long long cells = (unsigned long long)l.columns * unsigned(max_rows);
   l.entries_per_cell = unsigned(std::max(1ull, (l.range + cells - 1) / cells));
   unsigned used = (l.range + l.entries_per_cell - 1) / l.entries_per_cell;
@@ -133,15 +133,18 @@ PoolMapLayout layout_pool_map(const ColonyEcs& ecs, int pool, bool whole_capacit
   return l;
 }
 
-std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayout& l) {
-  std::vector<PoolMapCell> cells(size_t(l.columns) * size_t(l.rows));
+std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayout& l, int row_begin, int row_end) {
+  row_begin = std::clamp(row_begin, 0, l.rows);
+  row_end = std::clamp(row_end, row_begin, l.rows);
+  std::vector<PoolMapCell> cells(size_t(l.columns) * size_t(row_end - row_begin));
   PoolView v = pool_view(ecs, l.pool);
   if (!v.stats) return cells;
+  const size_t first_cell = size_t(row_begin) * size_t(l.columns);
   const unsigned taken = v.stats->taken;
   // One sample per entry when cells are single entries, else a few spread over the cell.
   const unsigned kSamples = l.entries_per_cell == 1 ? 1 : 5;
   for (size_t i = 0; i < cells.size(); ++i) {
-    unsigned long long first = (unsigned long long)i * l.entries_per_cell;
+    unsigned long long first = (unsigned long long)(first_cell + i) * l.entries_per_cell;
     if (first >= l.range) break;
     unsigned n = unsigned(std::min<unsigned long long>(l.entries_per_cell, l.range - first));
     unsigned live = first >= taken ? 0 : unsigned(std::min<unsigned long long>(n, taken - first));

@@ -70,17 +70,20 @@ struct PoolMapLayout {
   float cell_px = 6;
   unsigned taken = 0;             // boundary marker
 };
-// Chooses entries_per_cell so [0, range) fits into columns x max_rows cells.
+// Chooses entries_per_cell so [0, range) fits into columns x max_rows cells; with `exact`
+// every cell is one entry and the rows run as long as the range needs (the view scrolls).
 PoolMapLayout layout_pool_map(const ColonyEcs& ecs, int pool, bool whole_capacity, float width_px, float max_height_px,
-                              float cell_px);
+                              float cell_px, bool exact = false);
 
 struct PoolMapCell {
   unsigned color = kFreeCellColor;
   float fill = 0;  // fraction of the cell's entries below `taken`
 };
-// One colour per cell; an aggregated cell takes the most common owner kind of a few
-// sampled entries (kMixedCellColor when no kind has a majority).
-std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayout& layout);
+// One colour per cell of rows [row_begin, row_end) (cell (row, col) at index
+// (row - row_begin) * columns + col); an aggregated cell takes the most common owner kind
+// of a few sampled entries (kMixedCellColor when no kind has a majority).
+std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayout& layout, int row_begin = 0,
+                                         int row_end = 1 << 30);
 
 struct PoolMapHit {
   bool valid = false;    // inside the map and on a live entry

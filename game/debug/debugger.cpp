@@ -346,69 +346,128 @@ void draw_kind_legend() {
   }
 }
 
+// Screen position of a cell's top-left corner.
+ImVec2 cell_pos(ImVec2 origin, const PoolMapLayout& l, size_t cell) {
+  return ImVec2(origin.x + float(cell % size_t(l.columns)) * l.cell_px, origin.y + float(cell / size_t(l.columns)) * l.cell_px);
+}
+
+// Remembers each visible cell's first owner; a cell whose owner changed since last frame
+// flashes (fading over half a second).
+void update_map_flash(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayout& l, size_t first_cell, size_t count) {
+  bool same_view = dbg.map_flash_pool == l.pool && dbg.map_flash_entries_per_cell == l.entries_per_cell &&
+                   dbg.map_flash_columns == l.columns && dbg.map_flash_first_cell == first_cell &&
+                   dbg.map_prev_owner.size() == count;
+  if (!same_view) {
+    dbg.map_prev_owner.assign(count, 0);
+    dbg.map_flash.assign(count, 0.0f);
+  }
+  float fade = ImGui::GetIO().DeltaTime * 2.0f;
+  for (size_t i = 0; i < count; ++i) {
+    unsigned long long entry = (unsigned long long)(first_cell + i) * l.entries_per_cell;
+    unsigned long long owner = 0;
+    if (entry < l.taken) {
+      PoolMapHit h = pool_entry_info(ecs, l.pool, unsigned(entry));
+      owner = (unsigned long long)h.owner.index << 32 | h.owner.generation;
+    }
+    float& f = dbg.map_flash[i];
+    f = std::max(0.0f, f - fade);
+    if (same_view && owner != 0 && dbg.map_prev_owner[i] != 0 && owner != dbg.map_prev_owner[i]) f = 1.0f;
+    dbg.map_prev_owner[i] = owner;
+  }
+  dbg.map_flash_pool = l.pool;
+  dbg.map_flash_entries_per_cell = l.entries_per_cell;
+  dbg.map_flash_columns = l.columns;
+  dbg.map_flash_first_cell = first_cell;
+}
+
+void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayout& layout, ImVec2 origin, int row_begin,
+                         int row_end) {
+  std::vector<PoolMapCell> cells = gather_pool_map(ecs, layout, row_begin, row_end);
+  const size_t first_cell = size_t(row_begin) * size_t(layout.columns);
+  update_map_flash(dbg, ecs, layout, first_cell, cells.size());
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cs = layout.cell_px, gap = cs >= 4 ? 1.0f : 0.0f;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if ((unsigned long long)(first_cell + i) * layout.entries_per_cell >= layout.range) break;
+    ImVec2 p = cell_pos(origin, layout, first_cell + i);
+    const PoolMapCell& c = cells[i];
+    // A full cell is one rect; a free or partly filled one also gets the free colour.
+    if (c.fill < 1) dl->AddRectFilled(p, ImVec2(p.x + cs - gap, p.y + cs - gap), kFreeCellColor);
+    if (c.fill > 0) dl->AddRectFilled(ImVec2(p.x, p.y + (cs - gap) * (1 - c.fill)), ImVec2(p.x + cs - gap, p.y + cs - gap), c.color);
+    if (dbg.map_flash[i] > 0)
+      dl->AddRectFilled(p, ImVec2(p.x + cs - gap, p.y + cs - gap), IM_COL32(255, 255, 255, int(200 * dbg.map_flash[i])));
+  }
+  // The taken boundary: a white bar at the left edge of the cell holding entry `taken`.
+  if (layout.taken <= layout.range) {
+    ImVec2 p = cell_pos(origin, layout, layout.taken / layout.entries_per_cell);
+    dl->AddLine(ImVec2(p.x, p.y - 2), ImVec2(p.x, p.y + cs + 1), IM_COL32_WHITE, 2.0f);
+  }
+  // The selected entity's entries in this pool, outlined.
+  InspectorData sel = gather_inspector(ecs, dbg.selected);
+  if (sel.found && size_t(layout.pool) < sel.pools.size())
+    for (const SlotRow& s : sel.pools[size_t(layout.pool)].slots) {
+      size_t cell = s.entry / layout.entries_per_cell;
+      if (cell < first_cell || cell >= first_cell + cells.size()) continue;
+      ImVec2 p = cell_pos(origin, layout, cell);
+      dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + cs, p.y + cs), IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+    }
+}
+
 void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
   dbg.map_hover = PoolMapHit{};
   place_window(0.005f, 0.545f, 0.33f, 0.445f);
   if (!ImGui::Begin("Pool map", &dbg.show_pool_map)) { ImGui::End(); return; }
   const ColonyEcs& ecs = *g.ecs;
-  ImGui::SetNextItemWidth(150);
-  if (ImGui::BeginCombo("pool", pool_name(dbg.map_pool))) {
+  ImGui::SetNextItemWidth(125);
+  if (ImGui::BeginCombo("##pool", pool_name(dbg.map_pool))) {
     for (int i = 0; i < kMaxPools; ++i)
       if (ImGui::Selectable(pool_name(i), i == dbg.map_pool)) dbg.map_pool = i;
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(80);
-  ImGui::SliderInt("cell px", &dbg.map_cell_px, 2, 16);
+  ImGui::SetNextItemWidth(50);
+  ImGui::SliderInt("px", &dbg.map_cell_px, 2, 16);
   ImGui::SameLine();
   ImGui::Checkbox("capacity", &dbg.map_show_capacity);
+  ImGui::SameLine();
+  ImGui::Checkbox("1:1", &dbg.map_exact);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("one entry per cell; scroll through the pool");
+  if (dbg.map_exact) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("to taken")) dbg.map_scroll_to_taken = true;
+  }
   draw_kind_legend();
 
-  ImVec2 avail = ImGui::GetContentRegionAvail();
   float text_h = ImGui::GetTextLineHeightWithSpacing();
-  PoolMapLayout layout = layout_pool_map(ecs, dbg.map_pool, dbg.map_show_capacity, avail.x,
-                                         std::max(avail.y - 2 * text_h, float(dbg.map_cell_px)), float(dbg.map_cell_px));
-  ImGui::Text("entries 0..%u, %u per cell, taken %u (white line)", layout.range, layout.entries_per_cell, layout.taken);
-
-  std::vector<PoolMapCell> cells = gather_pool_map(ecs, layout);
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float cs = float(dbg.map_cell_px);
+  // In 1:1 mode the map lives in a scrolling child; only its visible rows are gathered.
+  float view_w = dbg.map_exact ? avail.x - ImGui::GetStyle().ScrollbarSize : avail.x;
+  PoolMapLayout layout = layout_pool_map(ecs, dbg.map_pool, dbg.map_show_capacity, view_w,
+                                         std::max(avail.y - 2 * text_h, cs), cs, dbg.map_exact);
+  ImGui::Text("entries 0..%u, %u per cell, taken %u (white bar)", layout.range, layout.entries_per_cell, layout.taken);
+  bool child = dbg.map_exact;
+  if (child) ImGui::BeginChild("map_scroll", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, cs)), false);
+  if (child && dbg.map_scroll_to_taken) {
+    float row = float(layout.taken / unsigned(layout.columns));
+    ImGui::SetScrollY(std::max(0.0f, row * cs - ImGui::GetWindowHeight() * 0.5f));
+    dbg.map_scroll_to_taken = false;
+  }
   ImVec2 origin = ImGui::GetCursorScreenPos();
   dbg.map_layout = layout;
   dbg.map_origin_x = origin.x;
   dbg.map_origin_y = origin.y;
-  ImVec2 size(float(layout.columns) * layout.cell_px, float(layout.rows) * layout.cell_px);
+  ImVec2 size(float(layout.columns) * cs, float(layout.rows) * cs);
   ImGui::InvisibleButton("map", ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)));
   bool hovered = ImGui::IsItemHovered();
   bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float cs = layout.cell_px, gap = cs >= 4 ? 1.0f : 0.0f;
-  for (size_t i = 0; i < cells.size(); ++i) {
-    unsigned long long first = (unsigned long long)i * layout.entries_per_cell;
-    if (first >= layout.range) break;
-    float x = origin.x + float(i % size_t(layout.columns)) * cs, y = origin.y + float(i / size_t(layout.columns)) * cs;
-    const PoolMapCell& c = cells[i];
-    // A full cell is one rect; a free or partly filled one also gets the free colour.
-    if (c.fill < 1) dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cs - gap, y + cs - gap), kFreeCellColor);
-    if (c.fill > 0)
-      dl->AddRectFilled(ImVec2(x, y + (cs - gap) * (1 - c.fill)), ImVec2(x + cs - gap, y + cs - gap), c.color);
+  int row_begin = 0, row_end = layout.rows;
+  if (child) {
+    float top = ImGui::GetScrollY(), h = ImGui::GetWindowHeight();
+    row_begin = std::max(0, int(top / cs) - 1);
+    row_end = std::min(layout.rows, int((top + h) / cs) + 2);
   }
-  // The taken boundary: a white bar at the left edge of the cell holding entry `taken`.
-  if (layout.entries_per_cell && layout.taken <= layout.range) {
-    unsigned cell = layout.taken / layout.entries_per_cell;
-    float x = origin.x + float(cell % unsigned(layout.columns)) * cs, y = origin.y + float(cell / unsigned(layout.columns)) * cs;
-    dl->AddLine(ImVec2(x, y - 2), ImVec2(x, y + cs + 1), IM_COL32_WHITE, 2.0f);
-  }
-  // The selected entity's entries in this pool, outlined.
-  if (const Record* r = ecs.find(dbg.selected)) {
-    InspectorData sel = gather_inspector(ecs, dbg.selected);
-    (void)r;
-    if (size_t(layout.pool) < sel.pools.size())
-      for (const SlotRow& s : sel.pools[size_t(layout.pool)].slots) {
-        unsigned cell = s.entry / layout.entries_per_cell;
-        if (cell >= unsigned(layout.columns * layout.rows)) continue;
-        float x = origin.x + float(cell % unsigned(layout.columns)) * cs, y = origin.y + float(cell / unsigned(layout.columns)) * cs;
-        dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cs, y + cs), IM_COL32_WHITE);
-      }
-  }
+  draw_pool_map_cells(dbg, ecs, layout, origin, row_begin, row_end);
   if (hovered) {
     ImVec2 m = ImGui::GetIO().MousePos;
     dbg.map_hover = hit_test_pool_map(ecs, layout, m.x - origin.x, m.y - origin.y);
@@ -419,9 +478,10 @@ void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
                         h.kind == Kind::Count ? "?" : kind_name(h.kind), h.owner_chunk, h.local);
       if (clicked) select_entity(dbg, link, h.owner);
     } else {
-      ImGui::SetTooltip("entry %u: free (past taken %u)", h.entry, layout.taken);
+      ImGui::SetTooltip("entry %u: free (taken is %u)", h.entry, layout.taken);
     }
   }
+  if (child) ImGui::EndChild();
   ImGui::End();
 }
 

@@ -77,6 +77,16 @@ struct Debugger {
   int map_pool = 0;             // which pool
   int map_cell_px = 6;          // cell side in pixels
   bool map_show_capacity = false;  // range: capacity instead of high-water mark
+  bool map_exact = false;          // one entry per cell, scrolling through the pool
+  bool map_scroll_to_taken = false;
+  // Entries whose owner changed since the last frame flash (holes filled from the tail).
+  // Kept for the cells on screen only; reset when the view changes.
+  std::vector<unsigned long long> map_prev_owner;  // owner handle (index << 32 | generation) per visible cell
+  std::vector<float> map_flash;                    // 1 = just changed, fades to 0
+  size_t map_flash_first_cell = 0;
+  int map_flash_pool = -1;
+  unsigned map_flash_entries_per_cell = 0;
+  int map_flash_columns = 0;
   PoolMapHit map_hover;         // what the mouse is over this frame
   PoolMapLayout map_layout;     // as drawn last frame
   float map_origin_x = 0, map_origin_y = 0;  // screen position of the map's first cell

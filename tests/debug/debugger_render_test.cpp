@@ -1,11 +1,12 @@
-// debugger_render_test.cpp — the debugger drawn through the real SDL_Renderer backend into
-// an offscreen 1280x800 window while bombs fall, then read back: the pool map shows the
-// owner kinds' colours where the pool map says it is. With COLONY_DEBUG_SCREENSHOT=file.bmp
-// in the environment the last frame is also written out (to look at the layout).
+// debugger_render_test.cpp — the debugger drawn through ImGui's real SDL_Renderer backend
+// into a 1280x800 software-rendered surface while bombs fall, then read back: the pool map
+// shows the owner kinds' colours where the pool map says it is. (A surface renderer needs
+// no video driver, so no GL driver is loaded, which keeps LeakSanitizer's report ours.)
+// With COLONY_DEBUG_SCREENSHOT=file.bmp in the environment the last frame is also written
+// out, to look at the layout.
 #include <SDL.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
-#include <imgui_impl_sdl.h>
 #include <imgui_impl_sdlrenderer.h>
 
 #include <cstdlib>
@@ -64,15 +65,14 @@ int count_color(const std::vector<Uint32>& px, int pitch_px, int x0, int y0, int
 }
 
 TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
-  setenv("SDL_VIDEODRIVER", "offscreen", 0);
-  ASSERT_EQ(SDL_Init(SDL_INIT_VIDEO), 0) << SDL_GetError();
-  SDL_Window* window = SDL_CreateWindow("debugger", 0, 0, 1280, 800, SDL_WINDOW_HIDDEN);
-  ASSERT_NE(window, nullptr) << SDL_GetError();
-  SDL_Renderer* renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
+  SDL_Surface* target = SDL_CreateRGBSurfaceWithFormat(0, 1280, 800, 32, SDL_PIXELFORMAT_ABGR8888);
+  ASSERT_NE(target, nullptr) << SDL_GetError();
+  SDL_Renderer* renderer = SDL_CreateSoftwareRenderer(target);
   ASSERT_NE(renderer, nullptr) << SDL_GetError();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;
-  ASSERT_TRUE(ImGui_ImplSDL2_InitForSDLRenderer(window));
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(1280, 800);
   ASSERT_TRUE(ImGui_ImplSDLRenderer_Init(renderer));
 
   std::string err;
@@ -82,11 +82,12 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   debugger_init(dbg, true);
   DebugLink link;
   FrameTimes ft{2, 3, 1, 60, 60};
-  for (int frame = 0; frame < 150; ++frame) {
+  std::vector<Uint32> px(size_t(1280 * 800));
+  auto render_frame = [&](int frame) {
     simulate_tick(*g);
     debugger_after_tick(dbg, *g);
     ImGui_ImplSDLRenderer_NewFrame();
-    ImGui_ImplSDL2_NewFrame();
+    io.DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
     if (frame == 100) {
       // Select a worker, as a click in the world would.
@@ -99,10 +100,9 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
     SDL_SetRenderDrawColor(renderer, 10, 10, 10, 255);
     SDL_RenderClear(renderer);
     ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
-    if (frame < 149) SDL_RenderPresent(renderer);
-  }
-  std::vector<Uint32> px(size_t(1280 * 800));
-  ASSERT_EQ(SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, px.data(), 1280 * 4), 0) << SDL_GetError();
+    ASSERT_EQ(SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, px.data(), 1280 * 4), 0) << SDL_GetError();
+  };
+  for (int frame = 0; frame < 150; ++frame) render_frame(frame);
   if (const char* out = std::getenv("COLONY_DEBUG_SCREENSHOT")) {
     SDL_Surface* s = SDL_CreateRGBSurfaceWithFormatFrom(px.data(), 1280, 800, 32, 1280 * 4, SDL_PIXELFORMAT_ABGR8888);
     SDL_SaveBMP(s, out);
@@ -122,12 +122,29 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   // Outside every debugger window (bottom middle of the screen) only the clear colour.
   EXPECT_EQ(count_color(px, 1280, 600, 420, 680, 500, kind_color(Kind::Worker), 3), 0);
 
+  // One entry per cell, scrolled to the taken boundary: the white bar is on screen, inside
+  // the Pool map window (placed at 43.6%..99% of the display height).
+  dbg.map_exact = dbg.map_scroll_to_taken = true;
+  for (int frame = 150; frame < 160; ++frame) render_frame(frame);
+  const PoolMapLayout& e = dbg.map_layout;
+  ASSERT_EQ(e.entries_per_cell, 1u);
+  ASSERT_GT(e.rows * e.cell_px, 800.0f) << "the 1:1 map should be taller than the screen";
+  float bar_x = dbg.map_origin_x + float(e.taken % unsigned(e.columns)) * e.cell_px;
+  float bar_y = dbg.map_origin_y + float(e.taken / unsigned(e.columns)) * e.cell_px;
+  ASSERT_GT(bar_y, 0.545f * 800);
+  ASSERT_LT(bar_y, 790.0f);
+  EXPECT_GT(count_color(px, 1280, int(bar_x) - 2, int(bar_y), int(bar_x) + 2, int(bar_y + e.cell_px), 0xFFFFFFFFu, 10), 3)
+      << "no white taken bar at (" << bar_x << ", " << bar_y << ")";
+  if (const char* out = std::getenv("COLONY_DEBUG_SCREENSHOT_EXACT")) {
+    SDL_Surface* s = SDL_CreateRGBSurfaceWithFormatFrom(px.data(), 1280, 800, 32, 1280 * 4, SDL_PIXELFORMAT_ABGR8888);
+    SDL_SaveBMP(s, out);
+    SDL_FreeSurface(s);
+  }
+
   ImGui_ImplSDLRenderer_Shutdown();
-  ImGui_ImplSDL2_Shutdown();
   ImGui::DestroyContext();
   SDL_DestroyRenderer(renderer);
-  SDL_DestroyWindow(window);
-  SDL_Quit();
+  SDL_FreeSurface(target);
 }
 
 }  // namespace

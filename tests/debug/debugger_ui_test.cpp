@@ -129,6 +129,7 @@ TEST(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
   DebugLink link;
   const u64 alive_at_start = ants_alive(*g);
   float max_taken_drop = 0;
+  int flashed_cells = 0;  // pool-map cells whose owner changed since the previous frame
   for (int frame = 0; frame < 300; ++frame) {
     // Sweep the mouse over the whole display so every hover path and tooltip runs.
     float mx = float((frame * 37) % 1280), my = float((frame * 53) % 800);
@@ -138,8 +139,12 @@ TEST(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
       mx = dbg.map_origin_x + 3;
       my = dbg.map_origin_y + 3;
     }
+    // Frames 200..259 show the pool map one entry per cell, scrolled to the taken boundary.
+    if (frame == 200) dbg.map_exact = dbg.map_scroll_to_taken = true;
+    if (frame == 260) dbg.map_exact = false;
     float before = dbg.taken_history[0].last();
     step(ui, dbg, *g, link, mx, my, false);
+    for (float f : dbg.map_flash) flashed_cells += f == 1.0f;
     max_taken_drop = std::max(max_taken_drop, before - dbg.taken_history[0].last());
     expect_pools_shown_match(dbg, *g->ecs);
     ASSERT_EQ(dbg.taken_history[0].last(), float(g->ecs->stats<RenderPiece>().taken));
@@ -154,6 +159,8 @@ TEST(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
   EXPECT_GT(ants_died(*g).by_cause[size_t(DeathCause::Explosion)], 100u);
   EXPECT_GT(max_taken_drop, 200.0f);
   EXPECT_LT(ants_alive(*g), alive_at_start + 2000);
+  // Holes filled from the tail show as flashing cells in the pool map.
+  EXPECT_GT(flashed_cells, 50);
   EXPECT_EQ(dbg.ticks_seen, 300u);
 }
 
