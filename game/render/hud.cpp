@@ -167,44 +167,38 @@ void draw_toolbar(App& app) {
 void draw_hud(App& app) {
   Game& g = *app.game;
   ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.6f);
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   if (ImGui::Begin("##hud", nullptr, flags)) {
-    ImGui::Text("FPS %5.1f   TPS %5.1f", app.stats.fps, app.stats.tps);
-    ImGui::Text("tick %llu   speed %dx%s", (unsigned long long)g.tick, app.speed, app.paused ? "   PAUSED" : "");
-    ImGui::Text("ants alive %llu", (unsigned long long)ants_alive(g));
+    ImGui::Text("FPS %.0f  TPS %.0f  %dx%s", app.stats.fps, app.stats.tps, app.speed, app.paused ? "  PAUSED" : "");
+    ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
     if (g.spawn_refused) ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu", (unsigned long long)g.spawn_refused);
     else ImGui::TextDisabled("refused spawns 0");
-    ImGui::Separator();
-    if (ImGui::BeginTable("colonies", 4, ImGuiTableFlags_SizingFixedFit)) {
-      ImGui::TableSetupColumn("");
+    if (ImGui::BeginTable("colonies", 3, ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::TableSetupColumn("colony");
       ImGui::TableSetupColumn("ants");
       ImGui::TableSetupColumn("food");
-      ImGui::TableSetupColumn("died");
       ImGui::TableHeadersRow();
       for (size_t c = 0; c < g.colonies.size(); ++c) {
         const Colony& col = g.colonies[c];
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::ColorButton("##c", colony_imcolor(g, int(c)), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+        ImGui::ColorButton("##c", colony_imcolor(g, int(c)), ImGuiColorEditFlags_NoTooltip, ImVec2(11, 11));
         ImGui::SameLine();
-        ImGui::Text("colony %zu", c + 1);
+        ImGui::Text("%zu", c + 1);
         ImGui::TableNextColumn();
         ImGui::Text("%llu", (unsigned long long)col.alive);
         ImGui::TableNextColumn();
-        if (col.starving) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f!", col.food);
+        if (col.starving) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f starving", col.food);
         else ImGui::Text("%.0f", col.food);
-        ImGui::TableNextColumn();
-        ImGui::Text("%llu", (unsigned long long)col.died.total());
       }
       ImGui::EndTable();
     }
-    ImGui::Separator();
-    ImGui::TextDisabled("build %.2f ms  submit %.2f ms  ui %.2f ms", app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms);
-    ImGui::TextDisabled("pieces drawn %u  sim %.1f ms", app.batch.quads, app.stats.sim_ms);
+    ImGui::TextDisabled("frame: build %.1f  submit %.1f ms", app.stats.build_ms, app.stats.submit_ms);
     if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
     if (!app.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", app.error.c_str());
-    ImGui::TextDisabled("F1 help");
+    ImGui::TextDisabled("F1 help  F3 debugger");
   }
   ImGui::End();
 }

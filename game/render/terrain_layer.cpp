@@ -264,7 +264,7 @@ void build_overlay(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 c
     uint32_t cc = g.colonies[who].color;
     int r = int(cc & 255), gg = int(cc >> 8 & 255), b = int(cc >> 16 & 255);
     // Lift the colour toward white so dark colonies still read on grass.
-    out = pack((r + 255) / 2, (gg + 255) / 2, (b + 255) / 2, scent_alpha(total, 2.f));
+    out = pack((2 * r + 255) / 3, (2 * gg + 255) / 3, (2 * b + 255) / 3, scent_alpha(total, 2.f));
   });
   SDL_UpdateTexture(ot.texture, nullptr, t.scratch.data(), (cs + 2) * 4);
   ot.tick = g.tick;

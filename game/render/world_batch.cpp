@@ -230,15 +230,26 @@ void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
   const Camera& cam = *in.camera;
   draw_nests(b, g, cam);
   EntityDraw draw(b, g, in);
-  // Visible chunks only: each chunk lists its simulated members and stores its dormant ones.
+  // Visible chunks only. Dormant entities are stored per chunk; simulated ones are either
+  // walked in the dense simulated store (sequential, when most of them are on screen) or
+  // through the visible chunks' member lists (when the view holds few of them).
   const ecs::ChunkGrid& grid = g.ecs->grid();
+  const ecs::EntityStore& store = g.ecs->store();
   ViewRect view = visible_rect(cam, 5);
   const float cs = float(grid.chunk_cells);
   int c0 = std::max(0, int(view.x0 / cs)), c1 = std::min(int(grid.chunks_x) - 1, int(view.x1 / cs));
   int r0 = std::max(0, int(view.y0 / cs)), r1 = std::min(int(grid.chunks_y) - 1, int(view.y1 / cs));
+  u64 visible_simulated = 0;
   for (int row = r0; row <= r1; ++row)
-    for (int col = c0; col <= c1; ++col)
-      g.ecs->for_each_in_chunk(u32(row) * grid.chunks_x + u32(col), [&](Record& r) { draw.draw(r); });
+    for (int col = c0; col <= c1; ++col) visible_simulated += store.sim_count_in(u32(row) * grid.chunks_x + u32(col));
+  const bool walk_store = visible_simulated * 4 >= store.simulated().count;
+  if (walk_store) g.ecs->for_each_simulated([&](Record& r) { draw.draw(r); });
+  for (int row = r0; row <= r1; ++row)
+    for (int col = c0; col <= c1; ++col) {
+      u32 chunk = u32(row) * grid.chunks_x + u32(col);
+      if (walk_store) g.ecs->for_each_dormant_in_chunk(chunk, [&](Record& r) { draw.draw(r); });
+      else g.ecs->for_each_in_chunk(chunk, [&](Record& r) { draw.draw(r); });
+    }
   draw_fire(b, g, cam, in.seconds);
 }
 

@@ -4,6 +4,9 @@
 //
 //   render_shot SCENARIO OUT.png FRAMES [zoom=Z] [at=X,Y] [bomb=FRAME,X,Y,R] [fire=FRAME,X,Y,R]
 //               [overlay=0..3] [hud=0|1] [size=WxH] [select=X,Y] [speed=N] [debug=1] [help=1] [paint=FRAME,X,Y,R,KIND]
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,7 +35,7 @@ int main(int argc, char** argv) {
   float zoom = 0, at_x = -1, at_y = -1;
   struct Action { int frame; Command c; };
   std::vector<Action> actions;
-  int overlay = 0, hud = 1, speed = 1, help = 0;
+  int overlay = 0, hud = 1, speed = 1, help = 0, bench = 0;
   float select_x = -1, select_y = -1;
   for (int i = 4; i < argc; ++i) {
     std::string a = argv[i];
@@ -44,6 +47,7 @@ int main(int argc, char** argv) {
     if (std::sscanf(a.c_str(), "overlay=%d", &overlay) == 1) continue;
     if (std::sscanf(a.c_str(), "hud=%d", &hud) == 1) continue;
     if (std::sscanf(a.c_str(), "help=%d", &help) == 1) continue;
+    if (std::sscanf(a.c_str(), "bench=%d", &bench) == 1) continue;
     if (std::sscanf(a.c_str(), "speed=%d", &speed) == 1) continue;
     if (std::sscanf(a.c_str(), "select=%f,%f", &select_x, &select_y) == 2) continue;
     if (a == "debug=1") { config.debug_ui = true; continue; }
@@ -88,8 +92,39 @@ int main(int argc, char** argv) {
     if (!app_frame(app)) break;
   }
   if (!app.error.empty()) std::fprintf(stderr, "render_shot: %s\n", app.error.c_str());
+  // The batch build alone, best of 20 (a shared machine's noise inflates single timings).
+  {
+    double best = 1e9;
+    BatchInput in;
+    in.camera = &app.camera;
+    in.detail = detail_for_zoom(app.camera.zoom);
+    for (int i = 0; i < 20; ++i) {
+      Uint64 t0 = SDL_GetPerformanceCounter();
+      clear_batch(app.batch);
+      build_world_batch(app.batch, *app.game, in);
+      double ms = double(SDL_GetPerformanceCounter() - t0) * 1000.0 / double(SDL_GetPerformanceFrequency());
+      best = std::min(best, ms);
+    }
+    std::fprintf(stderr, "batch build best of 20: %.2f ms for %u entities, %u quads\n", best, app.batch.entities, app.batch.quads);
+  }
   std::fprintf(stderr, "fps %.1f build %.2f submit %.2f present %.2f quads %u tick %llu\n", app.stats.fps, app.stats.build_ms,
                app.stats.submit_ms, app.stats.present_ms, app.batch.quads, (unsigned long long)app.game->tick);
+  if (bench > 0) {
+    // Paused frames of the final state: wall and process CPU time per frame (CPU counts the
+    // rasteriser's threads too).
+    app.paused = true;
+    app.config.frames = 0;
+    rusage u0{}, u1{};
+    getrusage(RUSAGE_SELF, &u0);
+    Uint64 t0 = SDL_GetPerformanceCounter();
+    for (int i = 0; i < bench; ++i) app_frame(app);
+    double wall = double(SDL_GetPerformanceCounter() - t0) * 1000.0 / double(SDL_GetPerformanceFrequency()) / bench;
+    getrusage(RUSAGE_SELF, &u1);
+    auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
+    double cpu = (secs(u1.ru_utime) - secs(u0.ru_utime) + secs(u1.ru_stime) - secs(u0.ru_stime)) * 1000.0 / bench;
+    std::fprintf(stderr, "bench %d frames: wall %.2f ms/frame, cpu %.2f ms/frame, build %.2f submit %.2f present %.2f quads %u\n",
+                 bench, wall, cpu, app.stats.build_ms, app.stats.submit_ms, app.stats.present_ms, app.batch.quads);
+  }
   app_shutdown(app);
   return 0;
 }
