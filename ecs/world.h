@@ -319,7 +319,15 @@ class World {
 
   // [SECTION] Iteration and spatial queries
 
-  // fn(Record&) for every simulated entity. Queue destructions; do not destroy here.
+  // What fn may do while a walk is running:
+  //   always        read and write records and components; reserve, add, remove_one,
+  //                 release_all (pool entries move, records do not); queue_destroy;
+  //                 create (new entities are not visited)
+  //   never         destroy, set_tier, apply_destructions (they move records under the walk)
+  //   for_each_simulated only: move_chunk (a simulated record stays where it is)
+  // The game changes tiers and moves dormant records between walks.
+
+  // fn(Record&) for every simulated entity, once each.
   template <class Fn>
   void for_each_simulated(Fn&& fn) {
     store_.walk(store_.simulated(), [&](RecordHeader* h) { fn(*as_record(h)); });

@@ -257,3 +257,50 @@ TEST(Destruction, ApplyReleasesEveryPoolInOneBatch) {
 }
 
 }  // namespace
+
+namespace {
+
+// What the iteration contract in world.h allows inside for_each_simulated: pool changes,
+// simulated chunk moves and creation all leave the walk intact.
+TEST(Iteration, PoolChangesChunkMovesAndCreationDuringTheWalkAreSafe) {
+  TestWorld w(make_config(3000, 60000, 1000, 1000));
+  std::vector<Handle> hs;
+  for (u32 i = 0; i < 1000; ++i) {
+    Handle h = w.create(i % 256, Tier::Simulated, 0, Pos{0, 0, i});
+    ASSERT_EQ(give<Piece>(w, h, 1 + i % 8, i * 100), Result::Ok);
+    hs.push_back(h);
+  }
+  std::vector<u32> visits(1000, 0);
+  u32 created = 0;
+  w.for_each_simulated([&](TestWorld::Record& r) {
+    u32 id = r.payload.id;
+    ASSERT_LT(id, 1000u) << "an entity created during the walk was visited";
+    ++visits[id];
+    Handle h = r.header.handle;
+    EXPECT_EQ(w.move_chunk(h, (id * 13) % 256), Result::Ok);
+    EXPECT_EQ(give<Piece>(w, h, 2, 90000 + id), Result::Ok);
+    if (id % 2) {
+      EXPECT_EQ(w.remove_one<Piece>(h, 0), Result::Ok);
+    }
+    if (id % 5 == 0) {
+      EXPECT_EQ(w.release_all<Piece>(h), Result::Ok);
+    }
+    if (id % 4 == 0 && !w.create(0, Tier::Simulated, 0, Pos{0, 0, 5000 + id}).is_null()) ++created;
+  });
+  for (u32 i = 0; i < 1000; ++i) EXPECT_EQ(visits[i], 1u) << i;
+  EXPECT_EQ(created, 250u);
+  EXPECT_EQ(w.simulated_count(), 1250u);
+  for (u32 i = 0; i < 1000; ++i) {
+    ASSERT_NE(w.lookup(hs[i], (i * 13) % 256), nullptr) << i;
+    auto t = tags<Piece>(w, hs[i]);
+    if (i % 5 == 0) {
+      EXPECT_TRUE(t.empty()) << i;
+      continue;
+    }
+    ASSERT_EQ(t.size(), 1 + i % 8 + 2 - i % 2) << i;
+    EXPECT_EQ(t.back(), 90001 + i) << i;
+  }
+  EXPECT_EQ(violations(w), "");
+}
+
+}  // namespace

@@ -5,8 +5,8 @@
 // must find nothing.
 //
 //   COLONY_DIFF_SEED=<n>  run another seed (the default is fixed)
-//   COLONY_DIFF_OPS=<n>   run another number of operations (default 1,000,000; the
-//                         sanitizer build defaults to fewer, see CMakeLists.txt)
+//   COLONY_DIFF_OPS=<n>   run another number of operations (default 1,000,000; a build
+//                         may lower the default with -DCOLONY_DIFF_DEFAULT_OPS=<n>)
 //
 // Table of contents
 //   [SECTION] Random numbers and configuration

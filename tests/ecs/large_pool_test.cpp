@@ -31,6 +31,8 @@ TEST(LargePool, SixteenMillionEntriesPerPool) {
   size_t rss_empty = resident_bytes();
   EXPECT_EQ(w.stats<Piece>().capacity, kBig);
   EXPECT_EQ(w.stats<Volume>().capacity, kBig);
+  (void)rss_before;
+  (void)rss_empty;
 #if !defined(__SANITIZE_ADDRESS__)
   // Pools alone are 16M * (24 + 16) + 16M * (8 + 16) + 16M * (4 + 16) bytes = ~1.3 GB of
   // address space; an empty world must not have touched it.

@@ -11,6 +11,9 @@
 namespace ecs {
 // GoogleTest prints results by name.
 inline void PrintTo(Result r, std::ostream* os) { *os << result_name(r); }
+inline void PrintTo(ReleaseStrategy s, std::ostream* os) {
+  *os << (s == ReleaseStrategy::TailFill ? "TailFill" : s == ReleaseStrategy::Compact ? "Compact" : "Auto");
+}
 }  // namespace ecs
 
 namespace ecs_test {
