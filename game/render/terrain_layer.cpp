@@ -181,7 +181,8 @@ void paint_cell(TerrainLayer& t, const Game& g, int cx, int cy, int level, int o
 void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 chunk, int level) {
   ChunkTexture& ct = t.chunks[chunk];
   const ecs::ChunkGrid& grid = g.ecs->grid();
-  const int cs = int(grid.chunk_cells), d = 1 << level, side = cs * d;
+  // One cell of border on every side (from the neighbours) so linear filtering has no seams.
+  const int cs = int(grid.chunk_cells), d = 1 << level, side = (cs + 2) * d;
   if (!ct.texture || ct.texels_per_cell != d) {
     if (ct.texture) { SDL_DestroyTexture(ct.texture); --t.textures_alive; }
     ct.texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, side, side);
@@ -192,10 +193,10 @@ void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 ch
   }
   t.scratch.assign(size_t(side) * side, pack(0, 0, 0, 255));
   int col = int(grid.chunk_col(chunk)), row = int(grid.chunk_row(chunk));
-  for (int y = 0; y < cs; ++y)
-    for (int x = 0; x < cs; ++x) {
+  for (int y = -1; y <= cs; ++y)
+    for (int x = -1; x <= cs; ++x) {
       int cx = col * cs + x, cy = row * cs + y;
-      if (in_map(g, cx, cy)) paint_cell(t, g, cx, cy, level, x * d, y * d, side);
+      if (in_map(g, cx, cy)) paint_cell(t, g, cx, cy, level, (x + 1) * d, (y + 1) * d, side);
     }
   SDL_UpdateTexture(ct.texture, nullptr, t.scratch.data(), side * 4);
   ct.stamp = chunk < g.dirty_chunks_stamp.size() ? g.dirty_chunks_stamp[chunk] : 0;
@@ -374,7 +375,9 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
           ct.last_used = t.frame;
           if (ct.texture) {
             SDL_SetTextureScaleMode(ct.texture, ground_scale_mode(cam.zoom, ct.texels_per_cell));
-            SDL_RenderCopy(renderer, ct.texture, nullptr, &dst);
+            const int d = ct.texels_per_cell, cs = int(grid.chunk_cells);
+            SDL_Rect inner{d, d, cs * d, cs * d};
+            SDL_RenderCopy(renderer, ct.texture, &inner, &dst);
           }
         } else {
           OverlayTexture& ot = t.overlays[chunk];

@@ -122,7 +122,7 @@ struct EntityDraw {
       // Thin parts (legs, antennae) keep at least a pixel of thickness so they stay readable.
       hh = std::fmax(hh, 0.6f);
       SDL_Color col;
-      if (glow) col = {255, 240, 160, 150};
+      if (glow) col = {255, 230, 140, 90};
       else if (part_has_own_colours(p.part)) col = {255, 255, 255, 255};
       else col = p.color ? abgr_color(p.color) : colony_color(body);
       if (corpse && !glow) col = corpse_color(col);

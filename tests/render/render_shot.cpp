@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
   for (int f = 0; f < frames; ++f) {
     for (const Action& a : actions)
       if (a.frame == f) queue_command(*app.game, a.c);
-    if (f == frames / 2 && select_x >= 0) {
+    if (f == frames - 2 && select_x >= 0) {
       app.tool = Tool::Select;
       apply_tool(app, select_x, select_y, true);
       app.follow = true;
