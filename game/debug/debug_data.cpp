@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -142,7 +143,7 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
   const size_t first_cell = size_t(row_begin) * size_t(l.columns);
   const unsigned taken = v.stats->taken;
   // One sample per entry when cells are single entries, else a few spread over the cell.
-  const unsigned kSamples = l.entries_per_cell == 1 ? 1 : 5;
+  const unsigned kSamples = l.entries_per_cell == 1 ? 1 : 3;
   for (size_t i = 0; i < cells.size(); ++i) {
     unsigned long long first = (unsigned long long)(first_cell + i) * l.entries_per_cell;
     if (first >= l.range) break;
@@ -150,6 +151,7 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
     unsigned live = first >= taken ? 0 : unsigned(std::min<unsigned long long>(n, taken - first));
     cells[i].fill = float(live) / float(n);
     if (live == 0) continue;
+    cells[i].first_owner = Handle{v.owners[first].owner_index, v.owners[first].owner_generation};
     // Majority kind among a few entries spread over the live part of the cell.
     unsigned votes[size_t(Kind::Count) + 1] = {};
     unsigned samples = std::min(live, kSamples);
@@ -196,11 +198,22 @@ PoolMapHit hit_test_pool_map(const ColonyEcs& ecs, const PoolMapLayout& l, float
 
 // [SECTION] Entity inspector
 
+const char* part_name(Part p) {
+  static constexpr const char* kNames[] = {"head", "thorax", "abdomen", "leg", "antenna", "mandible",
+                                           "carried food", "crumb", "tile", "queen abdomen", "wing"};
+  static_assert(std::size(kNames) == size_t(Part::Count));
+  return size_t(p) < std::size(kNames) ? kNames[size_t(p)] : "?";
+}
+
 std::string describe_component(const RenderPiece& c) {
-  return format("part %u side %u off (%.2f, %.2f) rot %.2f size %.2fx%.2f sprite %u color %08X", unsigned(c.part),
-                unsigned(c.side), c.offset_x, c.offset_y, c.rotation, c.size_x, c.size_y, unsigned(c.sprite), c.color);
+  const bool sided = c.part == Part::Leg || c.part == Part::Antenna || c.part == Part::Mandible;
+  return format("%s%s off (%.2f, %.2f) rot %.2f size %.2fx%.2f sprite %u color %08X", part_name(c.part),
+                sided ? (c.side ? " R" : " L") : "", c.offset_x, c.offset_y, c.rotation, c.size_x, c.size_y,
+                unsigned(c.sprite), c.color);
 }
 std::string describe_component(const CollisionVolume& c) {
+  static constexpr const char* kRoles[] = {"body", "head", "mandibles"};
+  if (c.role < std::size(kRoles)) return format("%s off (%.2f, %.2f) radius %.2f", kRoles[c.role], c.offset_x, c.offset_y, c.radius);
   return format("role %u off (%.2f, %.2f) radius %.2f", unsigned(c.role), c.offset_x, c.offset_y, c.radius);
 }
 std::string describe_component(const Sensor& c) {
@@ -250,30 +263,36 @@ InspectorData gather_inspector(const ColonyEcs& ecs, Handle h) {
 
 // [SECTION] Chunk minimap
 
-ChunkMapData gather_chunk_map(const ColonyEcs& ecs, bool count_ants) {
+ChunkMapData gather_chunk_map(const ColonyEcs& ecs, ChunkCount mode) {
   ChunkMapData d;
   const ecs::ChunkGrid& g = ecs.grid();
   d.chunks_x = g.chunks_x;
   d.chunks_y = g.chunks_y;
   d.chunk_cells = g.chunk_cells;
+  d.mode = mode;
   d.chunks.resize(g.chunk_count());
   for (unsigned c = 0; c < g.chunk_count(); ++c) {
-    d.chunks[c] = ChunkCell{ecs.store().sim_count_in(c), ecs.store().dormant(c).count};
-    d.max_count = std::max(d.max_count, d.chunks[c].simulated + d.chunks[c].dormant);
+    ChunkCell& cc = d.chunks[c];
+    cc.simulated = ecs.store().sim_count_in(c);
+    cc.dormant = ecs.store().dormant(c).count;
+    // Border chunks may be cut by the map's edge.
+    unsigned x0 = g.chunk_col(c) * g.chunk_cells, y0 = g.chunk_row(c) * g.chunk_cells;
+    cc.tiles = std::min(g.chunk_cells, g.cells_x - std::min(g.cells_x, x0)) * std::min(g.chunk_cells, g.cells_y - std::min(g.cells_y, y0));
   }
-  if (!count_ants) return d;
-  // The chunk walk is not const in the engine; it only reads here.
-  ColonyEcs& walkable = const_cast<ColonyEcs&>(ecs);
-  for (unsigned c = 0; c < g.chunk_count(); ++c) {
-    unsigned ants = 0;
-    walkable.for_each_in_chunk(c, [&](const Record& r) {
-      Kind k = r.payload.kind;
-      ants += k == Kind::Worker || k == Kind::Soldier || k == Kind::Queen;
-    });
-    d.chunks[c].ants = ants;
-    d.max_ants = std::max(d.max_ants, ants);
+  if (mode == ChunkCount::Ants) {
+    // The chunk walk is not const in the engine; it only reads here.
+    ColonyEcs& walkable = const_cast<ColonyEcs&>(ecs);
+    for (unsigned c = 0; c < g.chunk_count(); ++c)
+      walkable.for_each_in_chunk(c, [&](const Record& r) {
+        Kind k = r.payload.kind;
+        d.chunks[c].ants += k == Kind::Worker || k == Kind::Soldier || k == Kind::Queen;
+      });
   }
-  d.ants_counted = true;
+  for (ChunkCell& cc : d.chunks) {
+    unsigned all = cc.simulated + cc.dormant;
+    cc.value = mode == ChunkCount::Entities ? all : mode == ChunkCount::NonTiles ? all - std::min(all, cc.tiles) : cc.ants;
+    d.max_value = std::max(d.max_value, cc.value);
+  }
   return d;
 }
 

@@ -77,11 +77,12 @@ PoolMapLayout layout_pool_map(const ColonyEcs& ecs, int pool, bool whole_capacit
 
 struct PoolMapCell {
   unsigned color = kFreeCellColor;
-  float fill = 0;  // fraction of the cell's entries below `taken`
+  float fill = 0;       // fraction of the cell's entries below `taken`
+  Handle first_owner;   // owner of the cell's first entry (null when free)
 };
 // One colour per cell of rows [row_begin, row_end) (cell (row, col) at index
 // (row - row_begin) * columns + col); an aggregated cell takes the most common owner kind
-// of a few sampled entries (kMixedCellColor when no kind has a majority).
+// of three sampled entries (kMixedCellColor when no kind has a majority).
 std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayout& layout, int row_begin = 0,
                                          int row_end = 1 << 30);
 
@@ -126,26 +127,32 @@ struct InspectorData {
   unsigned bad_back_pointers = 0;
 };
 InspectorData gather_inspector(const ColonyEcs& ecs, Handle h);
+const char* part_name(Part p);
 std::string describe_component(const RenderPiece& c);
 std::string describe_component(const CollisionVolume& c);
 std::string describe_component(const Sensor& c);
 
 // [SECTION] Chunk minimap
 
+// What the minimap colours chunks by.
+enum class ChunkCount : unsigned char {
+  Entities,  // everything in the chunk (O(chunks), from the store's membership counts)
+  NonTiles,  // minus one tile per cell (O(chunks); tiles never move)
+  Ants,      // workers, soldiers and queens (walks every entity of every chunk once)
+};
 struct ChunkCell {
   unsigned simulated = 0, dormant = 0;  // entities of each tier in the chunk
-  unsigned ants = 0;                    // workers, soldiers and queens (when counted)
+  unsigned tiles = 0;                   // cells of the map in the chunk (NonTiles)
+  unsigned ants = 0;                    // (Ants)
+  unsigned value = 0;                   // what the minimap shows, by mode
 };
 struct ChunkMapData {
   unsigned chunks_x = 0, chunks_y = 0, chunk_cells = 0;
+  ChunkCount mode = ChunkCount::Entities;
   std::vector<ChunkCell> chunks;
-  unsigned max_count = 0;  // largest simulated + dormant
-  unsigned max_ants = 0;
-  bool ants_counted = false;
+  unsigned max_value = 0;
 };
-// Per-chunk counts from the store's chunk membership (O(chunks)); with count_ants it also
-// walks every entity of every chunk once to count the ants (O(entities)).
-ChunkMapData gather_chunk_map(const ColonyEcs& ecs, bool count_ants);
+ChunkMapData gather_chunk_map(const ColonyEcs& ecs, ChunkCount mode);
 // Chunk under a minimap point (x, y relative to its top-left, cell_px per chunk); -1 outside.
 int hit_test_chunk_map(const ChunkMapData& d, float cell_px, float x, float y);
 

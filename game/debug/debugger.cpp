@@ -351,40 +351,44 @@ ImVec2 cell_pos(ImVec2 origin, const PoolMapLayout& l, size_t cell) {
   return ImVec2(origin.x + float(cell % size_t(l.columns)) * l.cell_px, origin.y + float(cell / size_t(l.columns)) * l.cell_px);
 }
 
-// Remembers each visible cell's first owner; a cell whose owner changed since last frame
-// flashes (fading over half a second).
-void update_map_flash(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayout& l, size_t first_cell, size_t count) {
-  bool same_view = dbg.map_flash_pool == l.pool && dbg.map_flash_entries_per_cell == l.entries_per_cell &&
-                   dbg.map_flash_columns == l.columns && dbg.map_flash_first_cell == first_cell &&
-                   dbg.map_prev_owner.size() == count;
-  if (!same_view) {
+// Remembers each visible cell's first owner; a cell whose owner changed since the last
+// gather flashes (set to 1 here, faded every frame by the caller).
+void update_map_flash(Debugger& dbg, bool same_view) {
+  const size_t count = dbg.map_cells.size();
+  if (!same_view || dbg.map_prev_owner.size() != count) {
     dbg.map_prev_owner.assign(count, 0);
     dbg.map_flash.assign(count, 0.0f);
+    same_view = false;
   }
-  float fade = ImGui::GetIO().DeltaTime * 2.0f;
   for (size_t i = 0; i < count; ++i) {
-    unsigned long long entry = (unsigned long long)(first_cell + i) * l.entries_per_cell;
-    unsigned long long owner = 0;
-    if (entry < l.taken) {
-      PoolMapHit h = pool_entry_info(ecs, l.pool, unsigned(entry));
-      owner = (unsigned long long)h.owner.index << 32 | h.owner.generation;
-    }
-    float& f = dbg.map_flash[i];
-    f = std::max(0.0f, f - fade);
-    if (same_view && owner != 0 && dbg.map_prev_owner[i] != 0 && owner != dbg.map_prev_owner[i]) f = 1.0f;
+    const Handle h = dbg.map_cells[i].first_owner;
+    const unsigned long long owner = (unsigned long long)h.index << 32 | h.generation;
+    if (same_view && owner != 0 && dbg.map_prev_owner[i] != 0 && owner != dbg.map_prev_owner[i]) dbg.map_flash[i] = 1.0f;
     dbg.map_prev_owner[i] = owner;
   }
-  dbg.map_flash_pool = l.pool;
-  dbg.map_flash_entries_per_cell = l.entries_per_cell;
-  dbg.map_flash_columns = l.columns;
-  dbg.map_flash_first_cell = first_cell;
 }
 
 void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayout& layout, ImVec2 origin, int row_begin,
                          int row_end) {
-  std::vector<PoolMapCell> cells = gather_pool_map(ecs, layout, row_begin, row_end);
+  // Each cell's colour costs a few random reads (back-pointer, directory, record); in
+  // pools of millions the cells are regathered every fourth frame only.
   const size_t first_cell = size_t(row_begin) * size_t(layout.columns);
-  update_map_flash(dbg, ecs, layout, first_cell, cells.size());
+  const unsigned long long every = layout.range > (1u << 20) ? 4 : 1;
+  const bool same_view = dbg.map_cells_pool == layout.pool && dbg.map_cells_columns == layout.columns &&
+                         dbg.map_cells_entries_per_cell == layout.entries_per_cell && dbg.map_cells_row_begin == row_begin &&
+                         dbg.map_cells_row_end == row_end;
+  for (float& f : dbg.map_flash) f = std::max(0.0f, f - ImGui::GetIO().DeltaTime * 2.0f);  // half a second
+  if (!same_view || dbg.frames >= dbg.map_cells_frame + every) {
+    dbg.map_cells = gather_pool_map(ecs, layout, row_begin, row_end);
+    dbg.map_cells_frame = dbg.frames;
+    dbg.map_cells_pool = layout.pool;
+    dbg.map_cells_columns = layout.columns;
+    dbg.map_cells_entries_per_cell = layout.entries_per_cell;
+    dbg.map_cells_row_begin = row_begin;
+    dbg.map_cells_row_end = row_end;
+    update_map_flash(dbg, same_view);
+  }
+  const std::vector<PoolMapCell>& cells = dbg.map_cells;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float cs = layout.cell_px, gap = cs >= 4 ? 1.0f : 0.0f;
   for (size_t i = 0; i < cells.size(); ++i) {
@@ -559,15 +563,16 @@ void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
 void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
   place_window(0.665f, 0.435f, 0.12f, 0.30f);
   if (!ImGui::Begin("Chunks", &dbg.show_chunks)) { ImGui::End(); return; }
-  // Counting ants walks every entity, so it is refreshed every 10 frames, and more rarely
-  // in big worlds (about once a second with a million entities).
-  const unsigned long long refresh = 10 + g.ecs->live_count() / 20000;
-  ImGui::Checkbox("ants only", &dbg.chunks_by_ants);
-  bool stale = dbg.chunk_data.chunks.size() != g.ecs->grid().chunk_count() ||
-               dbg.chunk_data.ants_counted != dbg.chunks_by_ants ||
+  int mode = int(dbg.chunk_mode);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::Combo("##count", &mode, "all entities\0all but tiles\0ants (walks all)\0")) dbg.chunk_mode = ChunkCount(mode);
+  // Counting ants walks every entity: every 10 frames, and more rarely in big worlds (about
+  // once every two seconds with two million entities). The other counts are O(chunks).
+  const unsigned long long refresh = dbg.chunk_mode == ChunkCount::Ants ? 10 + g.ecs->live_count() / 20000 : 1;
+  bool stale = dbg.chunk_data.chunks.size() != g.ecs->grid().chunk_count() || dbg.chunk_data.mode != dbg.chunk_mode ||
                dbg.frames >= dbg.chunk_data_frame + refresh;
   if (stale) {
-    dbg.chunk_data = gather_chunk_map(*g.ecs, dbg.chunks_by_ants);
+    dbg.chunk_data = gather_chunk_map(*g.ecs, dbg.chunk_mode);
     dbg.chunk_data_frame = dbg.frames;
   }
   const ChunkMapData& d = dbg.chunk_data;
@@ -581,11 +586,11 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
   ImGui::InvisibleButton("chunks", ImVec2(std::max(1.0f, px * float(d.chunks_x)), std::max(1.0f, px * float(d.chunks_y))));
   bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  float norm = std::log1p(float(std::max(1u, d.ants_counted ? d.max_ants : d.max_count)));
+  float norm = std::log1p(float(std::max(1u, d.max_value)));
   for (unsigned c = 0; c < d.chunks.size(); ++c) {
     const ChunkCell& cc = d.chunks[c];
     bool sim = c < g.chunk_simulated.size() ? g.chunk_simulated[c] != 0 : cc.simulated > 0;
-    float t = std::log1p(float(d.ants_counted ? cc.ants : cc.simulated + cc.dormant)) / norm;
+    float t = std::log1p(float(cc.value)) / norm;
     float x = o.x + float(c % d.chunks_x) * px, y = o.y + float(c / d.chunks_x) * px;
     dl->AddRectFilled(ImVec2(x, y), ImVec2(x + px - (px > 4 ? 1 : 0), y + px - (px > 4 ? 1 : 0)), heat_color(t, sim));
   }
@@ -599,9 +604,8 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
     int c = hit_test_chunk_map(d, px, m.x - o.x, m.y - o.y);
     if (c >= 0) {
       const ChunkCell& cc = d.chunks[size_t(c)];
-      ImGui::SetTooltip("chunk %d (%u, %u)\nentities: %u simulated, %u dormant\nants %s\nclick: camera here", c,
-                        unsigned(c) % d.chunks_x, unsigned(c) / d.chunks_x, cc.simulated, cc.dormant,
-                        d.ants_counted ? std::to_string(cc.ants).c_str() : "(not counted)");
+      ImGui::SetTooltip("chunk %d (%u, %u)\nentities: %u simulated, %u dormant\nshown: %u\nclick: camera here", c,
+                        unsigned(c) % d.chunks_x, unsigned(c) / d.chunks_x, cc.simulated, cc.dormant, cc.value);
       if (clicked) {
         link.camera_jump = true;
         link.camera_x = (float(unsigned(c) % d.chunks_x) + 0.5f) * float(d.chunk_cells);

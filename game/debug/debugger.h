@@ -79,20 +79,22 @@ struct Debugger {
   bool map_show_capacity = false;  // range: capacity instead of high-water mark
   bool map_exact = false;          // one entry per cell, scrolling through the pool
   bool map_scroll_to_taken = false;
-  // Entries whose owner changed since the last frame flash (holes filled from the tail).
-  // Kept for the cells on screen only; reset when the view changes.
+  // Cells as last gathered (regathered every frame, or every fourth in huge pools).
+  std::vector<PoolMapCell> map_cells;
+  unsigned long long map_cells_frame = 0;
+  int map_cells_pool = -1, map_cells_columns = 0, map_cells_row_begin = 0, map_cells_row_end = 0;
+  unsigned map_cells_entries_per_cell = 0;
+  // Cells whose first owner changed since the last gather flash (holes filled from the
+  // tail). Kept for the cells on screen only; reset when the view changes.
   std::vector<unsigned long long> map_prev_owner;  // owner handle (index << 32 | generation) per visible cell
   std::vector<float> map_flash;                    // 1 = just changed, fades to 0
-  size_t map_flash_first_cell = 0;
-  int map_flash_pool = -1;
-  unsigned map_flash_entries_per_cell = 0;
-  int map_flash_columns = 0;
   PoolMapHit map_hover;         // what the mouse is over this frame
   PoolMapLayout map_layout;     // as drawn last frame
   float map_origin_x = 0, map_origin_y = 0;  // screen position of the map's first cell
 
-  // Chunk minimap: colour by ants (else all entities); counts refreshed every few frames.
-  bool chunks_by_ants = true;
+  // Chunk minimap: what it counts; the ant count (a walk of every entity) is refreshed
+  // every few frames only.
+  ChunkCount chunk_mode = ChunkCount::NonTiles;
   ChunkMapData chunk_data;
   unsigned long long frames = 0, chunk_data_frame = 0;
   float chunk_origin_x = 0, chunk_origin_y = 0, chunk_px = 0;  // as drawn last frame

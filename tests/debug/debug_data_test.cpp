@@ -257,8 +257,7 @@ TEST(DebugData, InspectorListsSlotsAndChecksBackPointers) {
 
 TEST(DebugData, ChunkMapCountsEveryEntityInItsChunk) {
   Populated p = populate();
-  ChunkMapData d = gather_chunk_map(*p.ecs, true);
-  ASSERT_TRUE(d.ants_counted);
+  ChunkMapData d = gather_chunk_map(*p.ecs, ChunkCount::Ants);
   ASSERT_EQ(d.chunks.size(), 16u);
   EXPECT_EQ(d.chunks_x, 4u);
   std::vector<ChunkCell> expect(16);
@@ -275,14 +274,37 @@ TEST(DebugData, ChunkMapCountsEveryEntityInItsChunk) {
     EXPECT_EQ(d.chunks[c].simulated, expect[c].simulated) << "chunk " << c;
     EXPECT_EQ(d.chunks[c].dormant, expect[c].dormant) << "chunk " << c;
     EXPECT_EQ(d.chunks[c].ants, expect[c].ants) << "chunk " << c;
+    EXPECT_EQ(d.chunks[c].value, expect[c].ants) << "chunk " << c;
+    EXPECT_EQ(d.chunks[c].tiles, 256u);
     ants += d.chunks[c].ants;
     total += d.chunks[c].simulated + d.chunks[c].dormant;
   }
   EXPECT_EQ(total, p.ecs->live_count());
   EXPECT_EQ(ants, 133u + 40u + 1u);
-  EXPECT_FALSE(gather_chunk_map(*p.ecs, false).ants_counted);
+  // Without the walk: all entities, and all but one tile per cell (the 300 tiles sit in
+  // the top row of chunks, which the non-tile count cannot know is only partly tiled).
+  ChunkMapData all = gather_chunk_map(*p.ecs, ChunkCount::Entities);
+  ChunkMapData non_tiles = gather_chunk_map(*p.ecs, ChunkCount::NonTiles);
+  for (size_t c = 0; c < 16; ++c) {
+    EXPECT_EQ(all.chunks[c].ants, 0u);
+    EXPECT_EQ(all.chunks[c].value, expect[c].simulated + expect[c].dormant);
+    unsigned n = expect[c].simulated + expect[c].dormant;
+    EXPECT_EQ(non_tiles.chunks[c].value, n > 256 ? n - 256 : 0u);
+  }
   EXPECT_EQ(hit_test_chunk_map(d, 10, 35, 15), 1 * 4 + 3);
   EXPECT_EQ(hit_test_chunk_map(d, 10, 40, 5), -1);
+}
+
+TEST(DebugData, ChunkMapTileCountFollowsTheMapEdge) {
+  ColonyEcs::Config c;
+  c.max_entities = 16;
+  c.grid = ecs::ChunkGrid::make(40, 24, 16);  // 3 x 2 chunks, the last column and row cut
+  c.pool_capacity = {16, 16, 16};
+  ColonyEcs ecs(c);
+  ChunkMapData d = gather_chunk_map(ecs, ChunkCount::NonTiles);
+  ASSERT_EQ(d.chunks.size(), 6u);
+  const unsigned expect[6] = {256, 256, 128, 128, 128, 64};
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(d.chunks[i].tiles, expect[i]) << "chunk " << i;
 }
 
 }  // namespace
