@@ -73,13 +73,16 @@ case "$mode" in
   fuzz)
     install_missing "${PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
     secs=${2:-60}
-    CC=clang CXX=clang++ configure_and_build build-fuzz -DCOLONY_FUZZ=ON -DCOLONY_GAME=ON -DCOLONY_TESTS=OFF -DCOLONY_BENCH=OFF -- colony_fuzzers
-    for f in build-fuzz/tests/fuzz/fuzz_*; do
-      [ -x "$f" ] || continue
-      name=$(basename "$f")
+    # Everything is built with libFuzzer's coverage hooks and ASan+UBSan; the targets link libFuzzer.
+    CC=clang CXX=clang++ configure_and_build build-fuzz -DCOLONY_FUZZ=ON -DCOLONY_SANITIZE=ON -DCOLONY_GAME=ON \
+      -DCOLONY_TESTS=ON -DCOLONY_BENCH=OFF -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link -- colony_fuzzers
+    mkdir -p build-fuzz/artifacts
+    for name in fuzz_scenario fuzz_save fuzz_replay; do
       mkdir -p "build-fuzz/corpus/$name"
       echo "fuzzing $name for ${secs}s" >&2
-      "$f" -max_total_time="$secs" -print_final_stats=0 "build-fuzz/corpus/$name" "tests/fuzz/seeds/${name#fuzz_}"
+      # A crash leaves its input in build-fuzz/artifacts/ (keep it in tests/fuzz/regressions/<kind>/).
+      "build-fuzz/tests/fuzz/$name" -max_total_time="$secs" -timeout=30 -print_final_stats=0 \
+        -artifact_prefix="build-fuzz/artifacts/$name-" "build-fuzz/corpus/$name" "tests/fuzz/seeds/${name#fuzz_}"
     done
     ;;
   *)

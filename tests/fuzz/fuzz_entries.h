@@ -1,0 +1,20 @@
+// fuzz_entries.h — what each fuzzer does with one input. The libFuzzer targets
+// (fuzz_scenario, fuzz_save, fuzz_replay) and the regression test (which replays every
+// kept input through the normal test suite) call the same functions.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace colony::fuzz {
+
+// Parses the bytes as a scenario; a small valid world is built and run a few ticks.
+void scenario_one(const std::uint8_t* data, size_t size);
+// Loads the bytes as a save file; then again as the content of an uncompressed save with
+// a correct header and checksum (so mutations reach past the checksum). A world that
+// loads is validated and run a few ticks.
+void save_one(const std::uint8_t* data, size_t size);
+// Decodes the bytes as a replay (also resealed with a correct checksum); a replay that
+// decodes is played back a few ticks from its starting save.
+void replay_one(const std::uint8_t* data, size_t size);
+
+}  // namespace colony::fuzz

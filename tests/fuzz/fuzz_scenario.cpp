@@ -1,0 +1,10 @@
+// fuzz_scenario.cpp — libFuzzer target: see fuzz_entries.h (scenario_one).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_entries.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
+  colony::fuzz::scenario_one(data, size);
+  return 0;
+}
