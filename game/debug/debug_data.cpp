@@ -142,8 +142,14 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
   if (!v.stats) return cells;
   const size_t first_cell = size_t(row_begin) * size_t(l.columns);
   const unsigned taken = v.stats->taken;
-  // One sample per entry when cells are single entries, else a few spread over the cell.
-  const unsigned kSamples = l.entries_per_cell == 1 ? 1 : 3;
+  // One sample per entry when cells are single entries, else three spread over the cell.
+  constexpr unsigned kMaxSamples = 3;
+  const unsigned max_samples = l.entries_per_cell == 1 ? 1 : kMaxSamples;
+  // Pass 1: fill, first owner and the sampled owners' records, prefetched. The owners'
+  // records are scattered over the store; asking for all of them before reading any lets
+  // the memory system fetch many at once instead of one miss after another.
+  std::vector<const Record*> records(cells.size() * kMaxSamples, nullptr);
+  std::vector<unsigned char> sample_count(cells.size(), 0);
   for (size_t i = 0; i < cells.size(); ++i) {
     unsigned long long first = (unsigned long long)(first_cell + i) * l.entries_per_cell;
     if (first >= l.range) break;
@@ -152,17 +158,28 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
     cells[i].fill = float(live) / float(n);
     if (live == 0) continue;
     cells[i].first_owner = Handle{v.owners[first].owner_index, v.owners[first].owner_generation};
-    // Majority kind among a few entries spread over the live part of the cell.
-    unsigned votes[size_t(Kind::Count) + 1] = {};
-    unsigned samples = std::min(live, kSamples);
+    unsigned samples = std::min(live, max_samples);
+    sample_count[i] = (unsigned char)samples;
     for (unsigned k = 0; k < samples; ++k) {
       unsigned e = unsigned(first) + (samples == 1 ? 0 : unsigned((unsigned long long)k * (live - 1) / (samples - 1)));
-      ++votes[size_t(owner_kind(ecs, v.owners[e]))];
+      const Record* r = ecs.find(Handle{v.owners[e].owner_index, v.owners[e].owner_generation});
+      if (r) __builtin_prefetch(r);
+      records[i * kMaxSamples + k] = r;
+    }
+  }
+  // Pass 2: majority kind of the samples.
+  for (size_t i = 0; i < cells.size(); ++i) {
+    unsigned samples = sample_count[i];
+    if (samples == 0) continue;
+    unsigned votes[size_t(Kind::Count) + 1] = {};
+    for (unsigned k = 0; k < samples; ++k) {
+      const Record* r = records[i * kMaxSamples + k];
+      ++votes[r && r->header.kind < u16(Kind::Count) ? r->header.kind : size_t(Kind::Count)];
     }
     size_t best = 0;
     for (size_t k = 1; k <= size_t(Kind::Count); ++k)
       if (votes[k] > votes[best]) best = k;
-    cells[i].color = votes[best] * 2 > samples || samples == 1 ? kind_color(Kind(best)) : kMixedCellColor;
+    cells[i].color = votes[best] * 2 > samples ? kind_color(Kind(best)) : kMixedCellColor;
   }
   return cells;
 }
