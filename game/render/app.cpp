@@ -64,7 +64,7 @@ void fit_camera(App& app) {
   cam.x = float(g.width) * 0.5f;
   cam.y = float(g.height) * 0.5f;
   // Big maps: start at the first nest, close enough to see ants.
-  if (cam.zoom < 4.f && !g.colonies.empty()) {
+  if (cam.zoom < 2.f && !g.colonies.empty()) {
     cam.zoom = 8.f;
     cam.x = g.colonies[0].nest_x;
     cam.y = g.colonies[0].nest_y;
@@ -169,6 +169,7 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
 
 void app_shutdown(App& app) {
   reset_terrain_layer(app.terrain);
+  free_batch(app.batch);
   free_atlas(app.atlas);
   if (app.imgui_ready) {
     ImGui_ImplSDLRenderer_Shutdown();

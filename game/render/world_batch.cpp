@@ -7,6 +7,7 @@
 //   [SECTION] Submit
 #include "world_batch.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace colony::render {
@@ -22,6 +23,14 @@ Detail detail_for_zoom(float zoom) {
 void clear_batch(FrameBatch& b) {
   for (auto& v : b.verts) v.clear();
   b.entities = b.quads = 0;
+  if (b.crowd_dots) std::fill(b.crowd.begin(), b.crowd.end(), 0u);
+  b.crowd_dots = 0;
+}
+
+void free_batch(FrameBatch& b) {
+  if (b.crowd_texture) SDL_DestroyTexture(b.crowd_texture);
+  b.crowd_texture = nullptr;
+  b.crowd_texture_w = b.crowd_texture_h = 0;
 }
 
 namespace {
@@ -131,6 +140,18 @@ struct EntityDraw {
     b.quads += list.added;
   }
 
+  // A size x size block of the crowd image centred on screen (x, y).
+  void plot_dot(float x, float y, int size, SDL_Color c) {
+    int x0 = int(x) - size / 2, y0 = int(y) - size / 2;
+    if (x0 < 0 || y0 < 0 || x0 + size > b.crowd_w || y0 + size > b.crowd_h) return;
+    const uint32_t px = uint32_t(c.r) | uint32_t(c.g) << 8 | uint32_t(c.b) << 16 | 0xFF000000u;
+    for (int yy = 0; yy < size; ++yy) {
+      uint32_t* row = &b.crowd[size_t(y0 + yy) * size_t(b.crowd_w) + size_t(x0)];
+      for (int xx = 0; xx < size; ++xx) row[xx] = px;
+    }
+    ++b.crowd_dots;
+  }
+
   // One or two quads for a whole ant (far zoom).
   void draw_far(const Record& r) {
     const Body& body = r.payload;
@@ -138,9 +159,7 @@ struct EntityDraw {
     float x = screen_x(cam, body.x), y = screen_y(cam, body.y);
     auto& out = b.verts[kLayerBodies];
     if (detail == Detail::Dot) {
-      float rad = std::fmax(1.2f, far_length(body.kind) * 0.3f * cam.zoom);
-      emit_quad(out, x, y, rad, 0, 0, rad, uv[kSpriteDot], col);
-      ++b.quads;
+      plot_dot(x, y, std::max(1, int(far_length(body.kind) * 0.7f * cam.zoom + 0.5f)), col);
       return;
     }
     float len = far_length(body.kind) * cam.zoom * 0.5f;
@@ -228,6 +247,13 @@ void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
 
 void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
   const Camera& cam = *in.camera;
+  if (in.detail == Detail::Dot) {
+    int w = int(cam.view_w), h = int(cam.view_h);
+    if (w != b.crowd_w || h != b.crowd_h) {
+      b.crowd.assign(size_t(std::max(w, 0)) * size_t(std::max(h, 0)), 0u);
+      b.crowd_w = w, b.crowd_h = h;
+    }
+  }
   draw_nests(b, g, cam);
   EntityDraw draw(b, g, in);
   // Visible chunks only. Dormant entities are stored per chunk; simulated ones are either
@@ -255,6 +281,22 @@ void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
 
 // [SECTION] Submit
 
+namespace {
+
+void submit_crowd(FrameBatch& b, SDL_Renderer* renderer) {
+  if (!b.crowd_texture || b.crowd_texture_w != b.crowd_w || b.crowd_texture_h != b.crowd_h) {
+    free_batch(b);
+    b.crowd_texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, b.crowd_w, b.crowd_h);
+    if (!b.crowd_texture) return;
+    SDL_SetTextureBlendMode(b.crowd_texture, SDL_BLENDMODE_BLEND);
+    b.crowd_texture_w = b.crowd_w, b.crowd_texture_h = b.crowd_h;
+  }
+  SDL_UpdateTexture(b.crowd_texture, nullptr, b.crowd.data(), b.crowd_w * 4);
+  SDL_RenderCopy(renderer, b.crowd_texture, nullptr, nullptr);
+}
+
+}  // namespace
+
 void submit_batch(FrameBatch& b, SDL_Renderer* renderer, const Atlas& atlas) {
   size_t most = 0;
   for (auto& v : b.verts) most = std::max(most, v.size());
@@ -271,6 +313,7 @@ void submit_batch(FrameBatch& b, SDL_Renderer* renderer, const Atlas& atlas) {
   // SDL copies the vertices per call; very large layers go in slices to bound that copy.
   constexpr size_t kSliceQuads = 1 << 16;
   for (int layer = 0; layer < kLayerCount; ++layer) {
+    if (layer == kLayerBodies && b.crowd_dots) submit_crowd(b, renderer);
     const auto& v = b.verts[layer];
     SDL_Texture* tex = layer == kLayerLight ? atlas.add : atlas.blend;
     for (size_t first = 0; first < v.size() / 4; first += kSliceQuads) {

@@ -27,7 +27,7 @@ enum Layer : int {
 enum class Detail : uint8_t {
   Pieces,  // every render piece
   Sprite,  // one whole-ant quad (+ one for carried food)
-  Dot,     // one dot per ant
+  Dot,     // one dot per ant, plotted into the crowd image (no geometry at all)
 };
 Detail detail_for_zoom(float zoom);
 
@@ -37,6 +37,14 @@ struct FrameBatch {
   std::vector<SDL_Vertex> verts[kLayerCount];
   std::vector<int> quad_indices;  // 0 1 2 0 2 3, 4 5 6 4 6 7, ... shared by all layers
   uint32_t entities = 0, quads = 0;
+  // The crowd image: at the furthest zoom every ant is a few pixels plotted here on the CPU
+  // and the whole crowd is drawn as one screen-sized texture (a software rasteriser pays
+  // per triangle, so 100,000 tiny quads would cost far more than one big one).
+  std::vector<uint32_t> crowd;    // screen pixels, ABGR8888, transparent where no ant is
+  int crowd_w = 0, crowd_h = 0;
+  uint32_t crowd_dots = 0;        // ants plotted this frame
+  SDL_Texture* crowd_texture = nullptr;
+  int crowd_texture_w = 0, crowd_texture_h = 0;
 };
 
 struct BatchInput {
@@ -52,8 +60,10 @@ void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y
                  int sprite, SDL_Color color);
 // Every visible entity, fire and nest into the batch.
 void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in);
-// Draws the layers with the atlas (blend or additive per layer).
+// Draws the layers with the atlas (blend or additive per layer), and the crowd image.
 void submit_batch(FrameBatch& b, SDL_Renderer* renderer, const Atlas& atlas);
+// Releases the crowd texture.
+void free_batch(FrameBatch& b);
 
 inline SDL_Color abgr_color(uint32_t c) {
   return {uint8_t(c), uint8_t(c >> 8), uint8_t(c >> 16), uint8_t(c >> 24)};

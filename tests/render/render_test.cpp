@@ -345,25 +345,38 @@ TEST(RenderBatch, AMaimedAntDrawsExactlyOneQuadLess) {
   EXPECT_EQ(entity_quads(b), before - 1);
 }
 
-TEST(RenderBatch, ZoomedOutAnAntIsOneOrTwoQuads) {
+TEST(RenderBatch, ZoomedOutAnAntIsOneOrTwoQuadsThenOneDot) {
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
   h.frames(2);
   Game& g = h.game();
-  for (float zoom : {5.f, 1.f}) {
-    Camera cam = h.app.camera;
-    cam.x = 48, cam.y = 32, cam.zoom = zoom;
-    BatchInput in;
-    in.camera = &cam;
-    in.detail = detail_for_zoom(zoom);
-    ASSERT_NE(in.detail, Detail::Pieces);
-    FrameBatch b;
-    build_world_batch(b, g, in);
-    size_t ants = ants_alive(g);
-    size_t quads = b.verts[kLayerBodies].size() / 4;
-    EXPECT_GE(quads, ants) << "zoom " << zoom;
-    EXPECT_LE(quads, 2 * ants) << "zoom " << zoom;
-  }
+  const size_t ants = ants_alive(g);
+  Camera cam = h.app.camera;
+  cam.x = 48, cam.y = 32;
+  BatchInput in;
+  in.camera = &cam;
+  // Middle distance: one sprite per ant, two when it carries food.
+  cam.zoom = 5;
+  in.detail = detail_for_zoom(cam.zoom);
+  ASSERT_EQ(in.detail, Detail::Sprite);
+  FrameBatch b;
+  build_world_batch(b, g, in);
+  size_t quads = b.verts[kLayerBodies].size() / 4;
+  EXPECT_GE(quads, ants);
+  EXPECT_LE(quads, 2 * ants);
+  EXPECT_EQ(b.crowd_dots, 0u);
+  // Far: no geometry, one dot per ant in the crowd image, in the colony's colour.
+  cam.zoom = 1;
+  in.detail = detail_for_zoom(cam.zoom);
+  ASSERT_EQ(in.detail, Detail::Dot);
+  clear_batch(b);
+  build_world_batch(b, g, in);
+  EXPECT_EQ(b.verts[kLayerBodies].size(), 0u);
+  EXPECT_EQ(b.crowd_dots, ants);
+  const Colony& red = g.colonies[0];
+  uint32_t at_nest = b.crowd[size_t(std::lround(screen_y(cam, red.nest_y))) * size_t(b.crowd_w) +
+                             size_t(std::lround(screen_x(cam, red.nest_x)))];
+  EXPECT_EQ(at_nest, red.color | 0xFF000000u);  // the queen sits on her nest
 }
 
 // [SECTION] Debugger link, camera, command line
