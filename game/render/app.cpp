@@ -465,6 +465,33 @@ void follow_with_region(App& app) {
 
 // [SECTION] Frame
 
+namespace {
+
+// The current tool's reach under the mouse: kill and maim rings for bombs, the brush for
+// fire and paint, a small ring for food, spawn and select.
+void draw_tool_preview(App& app) {
+  if (app.imgui_ready && ImGui::GetIO().WantCaptureMouse) return;
+  int mx = 0, my = 0;
+  if (!(SDL_GetWindowFlags(app.window) & SDL_WINDOW_MOUSE_FOCUS)) return;
+  SDL_GetMouseState(&mx, &my);
+  const Camera& cam = app.camera;
+  float wx = world_x(cam, float(mx)), wy = world_y(cam, float(my));
+  auto ring = [&](float radius, SDL_Color c) {
+    push_sprite(app.batch, kLayerLight, cam, wx, wy, 0, radius * 2 / 0.86f, radius * 2 / 0.86f, kSpriteSelect, c);
+  };
+  switch (app.tool) {
+    case Tool::Bomb: ring(kBombRadius, {255, 120, 80, 110}), ring(kBombRadius * 1.6f, {255, 200, 120, 50}); break;
+    case Tool::BigBomb: ring(kBigBombRadius, {255, 120, 80, 110}), ring(kBigBombRadius * 1.4f, {255, 200, 120, 50}); break;
+    case Tool::Ignite: ring(app.brush, {255, 150, 40, 110}); break;
+    case Tool::PaintWater: ring(app.brush, {90, 160, 255, 110}); break;
+    case Tool::PaintRock: ring(app.brush, {190, 190, 200, 110}); break;
+    case Tool::PaintGrass: ring(app.brush, {120, 230, 90, 110}); break;
+    default: ring(1.5f, {255, 255, 255, 60}); break;
+  }
+}
+
+}  // namespace
+
 bool app_frame(App& app) {
   uint64_t frame_start = now_ns();
   // Fixed-step runs (--frames, tests) advance exactly 1/60 s per frame.
@@ -507,6 +534,7 @@ bool app_frame(App& app) {
   if (!app.skip_world) {
     build_world_batch(app.batch, g, in);
     draw_effects(app.effects, app.batch, app.camera);
+    draw_tool_preview(app);
   }
   double build_ms = ms_since(t_build);
   uint64_t t_submit = now_ns();

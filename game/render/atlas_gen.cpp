@@ -308,9 +308,11 @@ Rgba draw_scorch(float u, float v) {
 
 Rgba draw_grass(float tx, float ty, int variant) {
   int s = 100 + variant * 7;
-  float n = tile_noise(tx, ty, 4, 4, s);
+  // High frequencies only: the large-scale variation comes from the renderer's map-wide
+  // shading, so the 4x4-cell repeat of this pattern does not show.
+  float n = tile_noise(tx, ty, 8, 3, s);
   float fine = tile_noise(tx, ty, 16, 2, s + 40);
-  Rgba c = mix(rgb(0x447E30), rgb(0x6CA448), n * 0.8f + fine * 0.2f);
+  Rgba c = mix(rgb(0x4A8634), rgb(0x66A044), n * 0.6f + fine * 0.4f);
   // Blades: short, slightly slanted strokes at hashed spots, a little darker or lighter.
   float bx = tx * 16, by = ty * 16;
   int ix = int(bx), iy = int(by);
@@ -321,8 +323,8 @@ Rgba draw_grass(float tx, float ty, int variant) {
 }
 Rgba draw_dirt(float tx, float ty, int variant) {
   int s = 200 + variant * 7;
-  float n = tile_noise(tx, ty, 4, 4, s);
-  Rgba c = mix(rgb(0x6E5034), rgb(0x9C7650), n);
+  float n = tile_noise(tx, ty, 8, 3, s);
+  Rgba c = mix(rgb(0x765638), rgb(0x967050), n);
   float second;
   float d = cell_distance(tx, ty, 6, s + 5, &second);
   if (d < 0.22f && hash01(int(tx * 6), int(ty * 6), s + 11) > 0.55f) c = mix(rgb(0x8A8278), rgb(0xB0A898), clamp01(0.5f - d));

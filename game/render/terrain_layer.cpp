@@ -114,15 +114,18 @@ bool is_water(const Game& g, int cx, int cy) {
   return !in_map(g, cx, cy) || g.terrain[cell_index(g, cx, cy)] == Terrain::Water;
 }
 
-// Smooth brightness variation over the map (value noise, 8 cells per feature) in 1/256:
-// breaks up the repetition of the 4x4-cell patterns.
-int world_shade(int cx, int cy) {
-  auto at = [](int x, int y) { return int(cell_hash(uint32_t(x) + 7919u, uint32_t(y) + 104729u) & 255); };
-  int x0 = cx >> 3, y0 = cy >> 3, fx = (cx & 7) * 32, fy = (cy & 7) * 32;  // fractions in 1/256
-  int a = at(x0, y0) + ((at(x0 + 1, y0) - at(x0, y0)) * fx >> 8);
-  int b = at(x0, y0 + 1) + ((at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * fx >> 8);
-  int n = a + ((b - a) * fy >> 8);  // 0..255
-  return 228 + n * 48 / 255;        // 0.89 .. 1.08
+// Smooth brightness variation over the map (value noise, 8 cells per feature) as a
+// multiplier in 1/256, sampled per texel: breaks up the repetition of the 4x4-cell patterns.
+int world_shade(float x, float y) {
+  auto at = [](int i, int j) { return float(cell_hash(uint32_t(i) + 7919u, uint32_t(j) + 104729u) & 255); };
+  x *= 0.125f, y *= 0.125f;
+  int x0 = int(x), y0 = int(y);
+  float fx = x - float(x0), fy = y - float(y0);
+  fx = fx * fx * (3 - 2 * fx), fy = fy * fy * (3 - 2 * fy);
+  float a = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * fx;
+  float b = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * fx;
+  float n = a + (b - a) * fy;  // 0..255
+  return 228 + int(n * 48.f / 255.f);  // 0.89 .. 1.08
 }
 
 // Writes one cell's d x d texels into the chunk image at (ox, oy).
@@ -147,10 +150,10 @@ void paint_cell(TerrainLayer& t, const Game& g, int cx, int cy, int level, int o
   bool land_l = water && !is_water(g, cx - 1, cy), land_r = water && !is_water(g, cx + 1, cy);
   bool land_u = water && !is_water(g, cx, cy - 1), land_d = water && !is_water(g, cx, cy + 1);
   const uint32_t foam = pack(200, 228, 240, 255);
-  const int shade = world_shade(cx, cy);
   for (int y = 0; y < d; ++y) {
     uint32_t* row = &t.scratch[size_t(oy + y) * stride + ox];
     for (int x = 0; x < d; ++x) {
+      int shade = world_shade(float(cx) + (float(x) + 0.5f) / float(d), float(cy) + (float(y) + 0.5f) / float(d));
       uint32_t p = darken(pat[size_t(py0 + y) * side + px0 + x], shade);
       if (water && (land_l || land_r || land_u || land_d)) {
         // Distance to the nearest land side, in fractions of a cell.
