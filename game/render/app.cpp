@@ -508,7 +508,9 @@ bool app_frame(App& app) {
   if (!app.link.load_scenario.empty()) {
     std::string path = std::move(app.link.load_scenario), err;
     app.link.load_scenario.clear();
-    if (!app_load_scenario(app, path, &err)) app.error = err;
+    // A recording or a replay belongs to one world: it cannot continue in another.
+    if (app.before_tick || app.after_tick) app.error = path + ": loading a scenario is off while recording or replaying";
+    else if (!app_load_scenario(app, path, &err)) app.error = err;
   }
   if (app.link.selected != app.selected) app.selected = app.link.selected;
 
