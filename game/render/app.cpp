@@ -533,6 +533,7 @@ bool app_frame(App& app) {
   if (Handle h = debugger_highlight(app.debugger); !h.is_null()) in.highlight = h;
 #endif
   in.seconds = float(app.seconds);
+  in.atlas = &app.atlas;
   if (!app.skip_world) {
     build_world_batch(app.batch, g, in);
     draw_effects(app.effects, app.batch, app.camera);

@@ -101,8 +101,11 @@ struct EntityDraw {
   Handle highlight;
   Uv uv[kSpriteCount];
 
+  const Atlas* atlas;
+
   EntityDraw(FrameBatch& batch, Game& game, const BatchInput& in)
-      : b(batch), g(game), cam(*in.camera), detail(in.detail), view(visible_rect(*in.camera, 5)), highlight(in.highlight) {
+      : b(batch), g(game), cam(*in.camera), detail(in.detail), view(visible_rect(*in.camera, 5)), highlight(in.highlight),
+        atlas(in.atlas) {
     for (int i = 0; i < kSpriteCount; ++i) uv[i] = sprite_uv(i);
   }
 
@@ -152,6 +155,62 @@ struct EntityDraw {
     ++b.crowd_dots;
   }
 
+  // The sprite's image at `size` pixels for one of kStampDirections headings.
+  const FrameBatch::Stamp& stamp_for(int sprite, int size) {
+    for (const auto& st : b.stamps)
+      if (st.sprite == sprite && st.size == size) return st;
+    if (b.stamps.size() >= 8) b.stamps.clear();  // the zoom moved on
+    FrameBatch::Stamp st;
+    st.sprite = sprite, st.size = size;
+    st.alpha.assign(size_t(kStampDirections) * size * size, 0);
+    st.shade.assign(st.alpha.size(), 0);
+    SpriteRect rect = sprite_rect(sprite);
+    for (int k = 0; k < kStampDirections; ++k) {
+      float a = float(k) * 6.2831853f / kStampDirections, c = std::cos(a), s = std::sin(a);
+      for (int py = 0; py < size; ++py)
+        for (int px = 0; px < size; ++px) {
+          // Screen offset in [-1, 1], turned back into the sprite's frame (u along the heading).
+          float dx = (float(px) + 0.5f) / float(size) * 2 - 1, dy = (float(py) + 0.5f) / float(size) * 2 - 1;
+          float u = dx * c + dy * s, v = -dx * s + dy * c;
+          if (u <= -1 || u >= 1 || v <= -1 || v >= 1) continue;
+          int tx = rect.x + int((u + 1) * 0.5f * float(rect.w)), ty = rect.y + int((v + 1) * 0.5f * float(rect.h));
+          uint32_t p = atlas->pixel(tx, ty);
+          size_t i = size_t(k) * size * size + size_t(py) * size + size_t(px);
+          st.alpha[i] = uint8_t(p >> 24);
+          st.shade[i] = uint8_t(p & 255);
+        }
+    }
+    b.stamps.push_back(std::move(st));
+    return b.stamps.back();
+  }
+
+  // Paints a stamp (alpha over) into the crowd image, tinted with c.
+  void plot_stamp(float x, float y, const FrameBatch::Stamp& st, int dir, SDL_Color c) {
+    const int size = st.size;
+    int x0 = int(x) - size / 2, y0 = int(y) - size / 2;
+    if (x0 < 0 || y0 < 0 || x0 + size > b.crowd_w || y0 + size > b.crowd_h) return;
+    const uint8_t* alpha = &st.alpha[size_t(dir) * size * size];
+    const uint8_t* shade = &st.shade[size_t(dir) * size * size];
+    for (int yy = 0; yy < size; ++yy) {
+      uint32_t* row = &b.crowd[size_t(y0 + yy) * size_t(b.crowd_w) + size_t(x0)];
+      for (int xx = 0; xx < size; ++xx) {
+        uint32_t sa = *alpha++, sh = *shade++;
+        if (sa == 0) continue;
+        uint32_t r = (c.r * sh) >> 8, g = (c.g * sh) >> 8, bl = (c.b * sh) >> 8;
+        uint32_t d = row[xx], da = d >> 24;
+        if (sa == 255 || da == 0) {
+          row[xx] = r | g << 8 | bl << 16 | sa << 24;
+          continue;
+        }
+        // Straight-alpha "over".
+        uint32_t keep = da * (255 - sa) / 255, oa = sa + keep;
+        auto ch = [&](uint32_t src, uint32_t dst) { return (src * sa + dst * keep) / oa; };
+        row[xx] = ch(r, d & 255) | ch(g, d >> 8 & 255) << 8 | ch(bl, d >> 16 & 255) << 16 | oa << 24;
+      }
+    }
+    ++b.crowd_dots;
+  }
+
   // One or two quads for a whole ant (far zoom).
   void draw_far(const Record& r) {
     const Body& body = r.payload;
@@ -160,6 +219,11 @@ struct EntityDraw {
     auto& out = b.verts[kLayerBodies];
     if (detail == Detail::Dot) {
       plot_dot(x, y, std::max(1, int(far_length(body.kind) * 0.7f * cam.zoom + 0.5f)), col);
+      return;
+    }
+    if (b.crowded) {
+      int dir = int(std::lround(body.heading / 6.2831853f * kStampDirections)) & (kStampDirections - 1);
+      plot_stamp(x, y, stamp_for(kSpriteAntFar, std::max(2, int(far_length(body.kind) * cam.zoom + 0.5f))), dir, col);
       return;
     }
     float len = far_length(body.kind) * cam.zoom * 0.5f;
@@ -247,7 +311,19 @@ void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
 
 void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
   const Camera& cam = *in.camera;
-  if (in.detail == Detail::Dot) {
+  b.crowded = false;
+  if (in.detail == Detail::Sprite && in.atlas) {
+    // Many ants at the middle distance: stamp them into the crowd image.
+    const ecs::ChunkGrid& grid = g.ecs->grid();
+    ViewRect view = visible_rect(cam, 0);
+    const float cs = float(grid.chunk_cells);
+    u64 n = 0;
+    for (int row = std::max(0, int(view.y0 / cs)); row <= std::min(int(grid.chunks_y) - 1, int(view.y1 / cs)); ++row)
+      for (int col = std::max(0, int(view.x0 / cs)); col <= std::min(int(grid.chunks_x) - 1, int(view.x1 / cs)); ++col)
+        n += g.ecs->store().sim_count_in(u32(row) * grid.chunks_x + u32(col));
+    b.crowded = n > kCrowdAnts;
+  }
+  if (in.detail == Detail::Dot || b.crowded) {
     int w = int(cam.view_w), h = int(cam.view_h);
     if (w != b.crowd_w || h != b.crowd_h) {
       b.crowd.assign(size_t(std::max(w, 0)) * size_t(std::max(h, 0)), 0u);

@@ -45,13 +45,25 @@ struct FrameBatch {
   uint32_t crowd_dots = 0;        // ants plotted this frame
   SDL_Texture* crowd_texture = nullptr;
   int crowd_texture_w = 0, crowd_texture_h = 0;
+  // Crowded middle distance: the whole-ant sprite pre-rotated to kStampDirections headings
+  // at the current size, stamped into the crowd image instead of one quad per ant.
+  struct Stamp {
+    int sprite = -1, size = 0;
+    std::vector<uint8_t> alpha, shade;  // kStampDirections images of size x size
+  };
+  std::vector<Stamp> stamps;
+  bool crowded = false;           // this frame's ants went into the crowd image
 };
+inline constexpr int kStampDirections = 16;
+// More simulated ants than this in view at the middle distance are stamped, not quads.
+inline constexpr uint32_t kCrowdAnts = 6000;
 
 struct BatchInput {
   const Camera* camera = nullptr;
   Detail detail = Detail::Pieces;
   Handle highlight;        // entity drawn with a glow (selection / debugger)
   float seconds = 0;       // animation clock
+  const Atlas* atlas = nullptr;  // CPU pixels for crowd stamps (none: crowds stay quads)
 };
 
 void clear_batch(FrameBatch& b);

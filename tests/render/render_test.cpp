@@ -379,6 +379,42 @@ TEST(RenderBatch, ZoomedOutAnAntIsOneOrTwoQuadsThenOneDot) {
   EXPECT_EQ(at_nest, red.color | 0xFF000000u);  // the queen sits on her nest
 }
 
+TEST(RenderBatch, ACrowdAtMiddleDistanceIsStampedIntoOneImage) {
+  Harness h(data("ants_20k.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(1);
+  Game& g = h.game();
+  Camera cam = h.app.camera;
+  cam.x = 128, cam.y = 128, cam.zoom = 3.2f;  // 250 x 187 cells: nearly every ant
+  BatchInput in;
+  in.camera = &cam;
+  in.detail = detail_for_zoom(cam.zoom);
+  ASSERT_EQ(in.detail, Detail::Sprite);
+  FrameBatch b;
+  build_world_batch(b, g, in);  // no atlas: one quad per ant
+  const size_t quads = b.verts[kLayerBodies].size() / 4;
+  EXPECT_GT(quads, 15000u);
+  EXPECT_FALSE(b.crowded);
+  in.atlas = &h.app.atlas;
+  clear_batch(b);
+  build_world_batch(b, g, in);
+  EXPECT_TRUE(b.crowded);
+  EXPECT_EQ(b.verts[kLayerBodies].size(), 0u);
+  // Every ant drawn as a quad before is stamped now, except the few whose stamp would
+  // cross the screen edge.
+  EXPECT_LE(b.crowd_dots, quads);
+  EXPECT_GT(b.crowd_dots, quads * 95 / 100);
+  // The stamps carry the colonies' colours.
+  size_t red = 0, blue = 0;
+  for (uint32_t p : b.crowd) {
+    Rgb c{int(p & 255), int(p >> 8 & 255), int(p >> 16 & 255)};
+    if ((p >> 24) < 128) continue;
+    red += reddish(c), blue += bluish(c);
+  }
+  EXPECT_GT(red, 1000u);
+  EXPECT_GT(blue, 1000u);
+}
+
 // [SECTION] Debugger link, camera, command line
 
 TEST(RenderLink, TheWindowHonoursCameraJumpsPauseRequestsAndScenarioLoads) {
