@@ -245,8 +245,23 @@ void draw_inspector(App& app) {
 
 }  // namespace
 
+// A large "PAUSED" under the toolbar while time stands still.
+static void draw_pause_banner(const App& app) {
+  if (!app.paused) return;
+  ImGuiIO& io = ImGui::GetIO();
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const char* text = "PAUSED  (Space resumes, . steps)";
+  float scale = 1.6f;
+  ImVec2 size = ImGui::CalcTextSize(text);
+  size.x *= scale, size.y *= scale;
+  ImVec2 at(io.DisplaySize.x * 0.5f - size.x * 0.5f, 84);
+  dl->AddRectFilled(ImVec2(at.x - 12, at.y - 6), ImVec2(at.x + size.x + 12, at.y + size.y + 6), IM_COL32(0, 0, 0, 140), 6);
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * scale, at, IM_COL32(255, 225, 130, 255), text);
+}
+
 void draw_ui(App& app) {
   draw_help(app);
+  draw_pause_banner(app);
   if (!app.show_hud) return;
   draw_toolbar(app);
   draw_hud(app);
