@@ -533,10 +533,16 @@ void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
   }
   const Body& b = d.body;
   ImGui::Text("chunk %u   tier %s%s", d.chunk, tier_name(d.tier), d.dying ? "   (dying this tick)" : "");
+  if (is_ant(b.kind) && b.colony < g.colonies.size()) {
+    ImGui::ColorButton("##colony", ImGui::ColorConvertU32ToFloat4(g.colonies[b.colony].color),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+    ImGui::SameLine();
+  }
   ImGui::Text("%s of colony %u   state %s", kind_name(b.kind), unsigned(b.colony), state_name(b.state));
-  ImGui::Text("age %u / %u ticks   health %u", b.age, b.lifespan, unsigned(b.health));
-  ImGui::Text("pos (%.1f, %.1f) heading %.2f   legs %u antennae %u carrying %u", b.x, b.y, b.heading, unsigned(b.legs),
-              unsigned(b.antennae), unsigned(b.carrying));
+  if (b.lifespan == ~u32(0)) ImGui::Text("age %u ticks (no age limit)   health %u", b.age, unsigned(b.health));
+  else ImGui::Text("age %u / %u ticks   health %u", b.age, b.lifespan, unsigned(b.health));
+  ImGui::Text("pos (%.1f, %.1f)   heading %.2f", b.x, b.y, b.heading);
+  if (is_ant(b.kind)) ImGui::Text("legs %u   antennae %u   carrying %u", unsigned(b.legs), unsigned(b.antennae), unsigned(b.carrying));
   if (b.kind == Kind::Food || b.kind == Kind::Corpse) ImGui::Text("amount %u", b.amount);
   if (d.bad_back_pointers) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%u broken back-pointers", d.bad_back_pointers);
   if (ImGui::Button("camera to it")) {

@@ -89,12 +89,8 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
     ImGui_ImplSDLRenderer_NewFrame();
     io.DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
-    if (frame == 100) {
-      // Select a worker, as a click in the world would.
-      g->ecs->for_each_simulated([&](Record& r) {
-        if (r.payload.kind == Kind::Worker) link.selected = r.header.handle;
-      });
-    }
+    // Select the far colony's queen (away from the bombs), as a click in the world would.
+    if (frame == 100) link.selected = g->colonies[1].queen;
     draw_debugger(dbg, *g, ft, link);
     ImGui::Render();
     SDL_SetRenderDrawColor(renderer, 10, 10, 10, 255);
@@ -119,6 +115,11 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   int workers = count_color(px, 1280, x0, y0, x1, y1, kind_color(Kind::Worker), 3);
   EXPECT_GT(tiles, 100) << "no tile-coloured cells in the pool map";
   EXPECT_GT(workers, 100) << "no worker-coloured cells in the pool map";
+  // The inspector lists the queen's 30-odd slots, each back-pointer check drawn green.
+  ASSERT_TRUE(g->ecs->alive(link.selected));
+  ImU32 green = ImGui::ColorConvertFloat4ToU32(ImVec4(0.3f, 1.0f, 0.3f, 1.0f));
+  EXPECT_GT(count_color(px, 1280, int(0.665f * 1280), int(0.085f * 800), 1280, int(0.425f * 800), green, 8), 50)
+      << "no green back-pointer checks in the inspector";
   // Outside every debugger window (bottom middle of the screen) only the clear colour.
   EXPECT_EQ(count_color(px, 1280, 600, 420, 680, 500, kind_color(Kind::Worker), 3), 0);
 
