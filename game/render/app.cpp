@@ -28,13 +28,14 @@ namespace colony::render {
 namespace {
 
 uint64_t now_ns() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+  return uint64_t(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
 double ms_since(uint64_t t0) { return double(now_ns() - t0) / 1e6; }
 
 constexpr int kMaxSpeed = 64;
-constexpr double kTickBudgetMs = 28;       // simulation time allowed per frame before ticks are dropped
-constexpr float kMaxRegionCells = 320;     // the simulated region never grows past this square
+constexpr double kTickBudgetMs = 28;  // simulation time allowed per frame before ticks are dropped
+constexpr float kMaxRegionCells = 320;  // the simulated region never grows past this square
 
 }  // namespace
 
@@ -275,8 +276,10 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
     case SDLK_F1: app.show_help = !app.show_help; break;
     case SDLK_F2: app.show_hud = !app.show_hud; break;
     case SDLK_ESCAPE:
-      if (app.show_help) app.show_help = false;
-      else app.selected = app.link.selected = {}, app.follow = false;
+      if (app.show_help)
+        app.show_help = false;
+      else
+        app.selected = app.link.selected = {}, app.follow = false;
       break;
     case SDLK_SPACE: app.paused = !app.paused, app.tick_debt = 0; break;
     case SDLK_PERIOD:
@@ -342,8 +345,10 @@ void app_handle_event(App& app, const SDL_Event& e) {
       }
       break;
     case SDL_MOUSEBUTTONUP:
-      if (e.button.button == SDL_BUTTON_LEFT) app.painting = false;
-      else app.dragging = false;
+      if (e.button.button == SDL_BUTTON_LEFT)
+        app.painting = false;
+      else
+        app.dragging = false;
       break;
     case SDL_MOUSEMOTION:
       if (app.dragging) {
@@ -509,8 +514,10 @@ bool app_frame(App& app) {
     std::string path = std::move(app.link.load_scenario), err;
     app.link.load_scenario.clear();
     // A recording or a replay belongs to one world: it cannot continue in another.
-    if (app.before_tick || app.after_tick) app.error = path + ": loading a scenario is off while recording or replaying";
-    else if (!app_load_scenario(app, path, &err)) app.error = err;
+    if (app.before_tick || app.after_tick)
+      app.error = path + ": loading a scenario is off while recording or replaying";
+    else if (!app_load_scenario(app, path, &err))
+      app.error = err;
   }
   if (app.link.selected != app.selected) app.selected = app.link.selected;
 

@@ -29,23 +29,21 @@ namespace colony::render {
 
 // What the window needs from the command line (run_window fills it from Options).
 struct WindowConfig {
-  std::string scenario;      // scenario file to play
+  std::string scenario;  // scenario file to play
   bool seed_given = false;
   uint64_t seed = 0;
-  std::string screenshot;    // write the last frame here (PNG) and exit
-  uint32_t frames = 0;       // frames to render before exiting (0 = until closed)
-  bool debug_ui = false;     // open the pool debugger at start
-  int width = 0, height = 0; // 0 = pick from the display
+  std::string screenshot;  // write the last frame here (PNG) and exit
+  uint32_t frames = 0;  // frames to render before exiting (0 = until closed)
+  bool debug_ui = false;  // open the pool debugger at start
+  int width = 0, height = 0;  // 0 = pick from the display
   bool vsync = true;
-  bool hidden = false;       // tests: do not show the window
+  bool hidden = false;  // tests: do not show the window
   // When set (--load, --replay), builds the world instead of the scenario file.
   std::function<std::unique_ptr<Game>(std::string* err)> make_world;
-  bool fixed_step = false;   // every frame advances exactly 1/60 s (deterministic runs)
+  bool fixed_step = false;  // every frame advances exactly 1/60 s (deterministic runs)
 };
 
-enum class Tool : uint8_t {
-  Select = 0, Bomb, BigBomb, Ignite, Food, PaintWater, PaintRock, PaintGrass, Spawn, Count
-};
+enum class Tool : uint8_t { Select = 0, Bomb, BigBomb, Ignite, Food, PaintWater, PaintRock, PaintGrass, Spawn, Count };
 const char* tool_name(Tool t);
 
 // Mirror of DebugLink for builds without the debugger.
@@ -94,30 +92,30 @@ struct App {
   bool follow = false;
   bool show_help = false;
   bool show_hud = true;
-  float brush = 3;            // paint / ignite radius in cells
+  float brush = 3;  // paint / ignite radius in cells
   int spawn_colony = 0;
-  int spawn_caste = 0;        // 0 worker, 1 soldier
+  int spawn_caste = 0;  // 0 worker, 1 soldier
   int spawn_count = 20;
   int food_crumbs = 24;
-  bool painting = false;      // left button held with a paint tool
+  bool painting = false;  // left button held with a paint tool
   float last_paint_x = -1e9f, last_paint_y = -1e9f;
-  bool dragging = false;      // right/middle button held
+  bool dragging = false;  // right/middle button held
   int drag_x = 0, drag_y = 0;
 
   // Time.
   bool paused = false;
-  int speed = 1;              // 1, 2, 4, ... 64: ticks per 1/60 s
-  uint64_t step_requests = 0; // single steps asked for while paused
-  double tick_debt = 0;       // ticks owed to the clock
+  int speed = 1;  // 1, 2, 4, ... 64: ticks per 1/60 s
+  uint64_t step_requests = 0;  // single steps asked for while paused
+  double tick_debt = 0;  // ticks owed to the clock
   uint64_t last_frame_ns = 0;
-  double seconds = 0;         // animation clock
+  double seconds = 0;  // animation clock
 
   // Measurement switches (environment COLONY_RENDER_SKIP=terrain,world,ui): leave a part out.
   bool skip_terrain = false, skip_world = false, skip_ui = false;
 
   FrameStats stats;
   bool quit = false;
-  std::string error;          // last load error (shown in the HUD)
+  std::string error;  // last load error (shown in the HUD)
 
   // Tests: when capture is set, every frame is read back into frame_pixels (ABGR8888).
   bool capture = false;

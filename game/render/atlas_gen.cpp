@@ -129,7 +129,11 @@ float cell_distance(float tx, float ty, int n, int seed, float* second = nullptr
       float fx = float(cx) + 0.15f + 0.7f * hash01(px, py, seed);
       float fy = float(cy) + 0.15f + 0.7f * hash01(px, py, seed + 1);
       float d = std::hypot(gx - fx, gy - fy);
-      if (d < best) { next = best; best = d; } else if (d < next) next = d;
+      if (d < best) {
+        next = best;
+        best = d;
+      } else if (d < next)
+        next = d;
     }
   if (second) *second = next;
   return best;
@@ -142,7 +146,8 @@ Rgba draw_head(float u, float v) {
   // Compound eyes: dark glossy spots on both sides, toward the front.
   for (float side : {-1.f, 1.f}) {
     float d = sd_ellipse(u, v, 0.28f, side * 0.5f, 0.2f, 0.17f);
-    if (d <= 0) c = over(c, grey(0.08f + 0.5f * smooth(-0.12f, -0.02f, -sd_ellipse(u, v, 0.33f, side * 0.45f, 0.05f, 0.05f))));
+    if (d <= 0)
+      c = over(c, grey(0.08f + 0.5f * smooth(-0.12f, -0.02f, -sd_ellipse(u, v, 0.33f, side * 0.45f, 0.05f, 0.05f))));
   }
   return c;
 }
@@ -257,7 +262,7 @@ Rgba draw_smoke(float u, float v) {
 Rgba draw_fire(float u, float v, int frame) {
   // Screen-up is -v. A teardrop flame whose tip flickers from frame to frame.
   float phase = float(frame) / float(kFireFrames) * 6.2831853f;
-  float y = (v + 1) * 0.5f;                 // 0 at the top, 1 at the bottom
+  float y = (v + 1) * 0.5f;  // 0 at the top, 1 at the bottom
   float sway = 0.12f * std::sin(phase + y * 4) * (1 - y);
   float width = 0.75f * std::pow(y, 0.7f) * (1.1f - 0.3f * y);
   float n = tile_noise(u * 0.3f + 0.5f, y * 0.5f + float(frame) / float(kFireFrames), 4, 2, 17);
@@ -318,7 +323,8 @@ Rgba draw_grass(float tx, float ty, int variant) {
   int ix = int(bx), iy = int(by);
   float h = hash01(ix & 15, iy & 15, s + 3);
   float fx = bx - float(ix), fy = by - float(iy);
-  if (h > 0.55f && std::abs(fx - 0.5f - (fy - 0.5f) * 0.35f) < 0.14f) c = mix(c, h > 0.8f ? rgb(0x88BE58) : rgb(0x35682A), 0.45f);
+  if (h > 0.55f && std::abs(fx - 0.5f - (fy - 0.5f) * 0.35f) < 0.14f)
+    c = mix(c, h > 0.8f ? rgb(0x88BE58) : rgb(0x35682A), 0.45f);
   return c;
 }
 Rgba draw_dirt(float tx, float ty, int variant) {
@@ -327,7 +333,8 @@ Rgba draw_dirt(float tx, float ty, int variant) {
   Rgba c = mix(rgb(0x765638), rgb(0x967050), n);
   float second;
   float d = cell_distance(tx, ty, 6, s + 5, &second);
-  if (d < 0.22f && hash01(int(tx * 6), int(ty * 6), s + 11) > 0.55f) c = mix(rgb(0x8A8278), rgb(0xB0A898), clamp01(0.5f - d));
+  if (d < 0.22f && hash01(int(tx * 6), int(ty * 6), s + 11) > 0.55f)
+    c = mix(rgb(0x8A8278), rgb(0xB0A898), clamp01(0.5f - d));
   return c;
 }
 Rgba draw_water(float tx, float ty, int variant) {
@@ -417,8 +424,9 @@ int main(int argc, char** argv) {
   const TerrainFn terrain[kTerrainKinds] = {draw_grass, draw_dirt, draw_water, draw_rock};
   for (int k = 0; k < kTerrainKinds; ++k)
     for (int v = 0; v < kTerrainVariants; ++v)
-      paint(img, kSpriteTerrain0 + k * kTerrainVariants + v,
-            [fn = terrain[k], v](float tx, float ty) { return fn(tx, ty, v); }, true);
+      paint(
+          img, kSpriteTerrain0 + k * kTerrainVariants + v,
+          [fn = terrain[k], v](float tx, float ty) { return fn(tx, ty, v); }, true);
   if (!stbi_write_png(argv[1], kAtlasSize, kAtlasSize, 4, img.data(), kAtlasSize * 4)) {
     std::fprintf(stderr, "colony_atlas_gen: cannot write %s\n", argv[1]);
     return 1;

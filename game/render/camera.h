@@ -4,13 +4,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "chunk_grid.h"
+
 namespace colony::render {
 
 struct Camera {
-  float x = 0, y = 0;       // world position (cells) at the centre of the screen
-  float zoom = 12;          // screen pixels per cell
+  float x = 0, y = 0;  // world position (cells) at the centre of the screen
+  float zoom = 12;  // screen pixels per cell
   float view_w = 1280, view_h = 800;  // screen size in pixels
-  float shake_x = 0, shake_y = 0;     // pixels, added by explosions
+  float shake_x = 0, shake_y = 0;  // pixels, added by explosions
 
   static constexpr float kMinZoom = 0.25f, kMaxZoom = 64.f;
 };
@@ -28,6 +30,22 @@ struct ViewRect {
 inline ViewRect visible_rect(const Camera& c, float margin = 0) {
   float hw = c.view_w * 0.5f / c.zoom + margin, hh = c.view_h * 0.5f / c.zoom + margin;
   return {c.x - hw, c.y - hh, c.x + hw, c.y + hh};
+}
+
+// The chunks a rectangle of cells touches, clamped to the grid.
+struct ChunkRange {
+  int c0, c1, r0, r1;
+  // fn(chunk, col, row) for each chunk, row by row.
+  template <class Fn>
+  void for_each(const ecs::ChunkGrid& grid, Fn&& fn) const {
+    for (int row = r0; row <= r1; ++row)
+      for (int col = c0; col <= c1; ++col) fn(ecs::u32(row) * grid.chunks_x + ecs::u32(col), col, row);
+  }
+};
+inline ChunkRange chunks_in(const ecs::ChunkGrid& grid, const ViewRect& v) {
+  const float cs = float(grid.chunk_cells);
+  return {std::max(0, int(std::floor(v.x0 / cs))), std::min(int(grid.chunks_x) - 1, int(std::floor(v.x1 / cs))),
+          std::max(0, int(std::floor(v.y0 / cs))), std::min(int(grid.chunks_y) - 1, int(std::floor(v.y1 / cs)))};
 }
 
 // Multiplies the zoom by `factor`, keeping the world point under screen (sx, sy) fixed.

@@ -56,25 +56,63 @@ void start_explosion(Effects& fx, float x, float y, float radius) {
     float a = random_range(fx, 0, 6.2831853f), sp = random_range(fx, 4, 26) * power;
     float r0 = random_range(fx, 0, radius * 0.5f);
     uint8_t shade = uint8_t(random_range(fx, 140, 255));
-    emit(fx, {x + std::cos(a) * r0, y + std::sin(a) * r0, std::cos(a) * sp, std::sin(a) * sp, 0, random_range(fx, 0.5f, 1.3f),
-              random_range(fx, 0.35f, 1.0f) * std::min(2.f, power), 0, a, random_range(fx, -9, 9), 2.2f, 1.2f, kSpriteDebris,
-              kLayerSmoke, {shade, shade, shade, 255}});
+    emit(fx, {x + std::cos(a) * r0,
+              y + std::sin(a) * r0,
+              std::cos(a) * sp,
+              std::sin(a) * sp,
+              0,
+              random_range(fx, 0.5f, 1.3f),
+              random_range(fx, 0.35f, 1.0f) * std::min(2.f, power),
+              0,
+              a,
+              random_range(fx, -9, 9),
+              2.2f,
+              1.2f,
+              kSpriteDebris,
+              kLayerSmoke,
+              {shade, shade, shade, 255}});
   }
   // Sparks: fast, bright, short-lived.
   int sparks = std::min(120, 20 + int(radius * 3));
   for (int i = 0; i < sparks; ++i) {
     float a = random_range(fx, 0, 6.2831853f), sp = random_range(fx, 15, 45) * power;
-    emit(fx, {x, y, std::cos(a) * sp, std::sin(a) * sp, 0, random_range(fx, 0.2f, 0.55f), random_range(fx, 0.8f, 1.6f), 0, a,
-              0, 3.5f, 0, kSpriteSpark, kLayerLight, {255, uint8_t(random_range(fx, 160, 240)), 80, 255}});
+    emit(fx, {x,
+              y,
+              std::cos(a) * sp,
+              std::sin(a) * sp,
+              0,
+              random_range(fx, 0.2f, 0.55f),
+              random_range(fx, 0.8f, 1.6f),
+              0,
+              a,
+              0,
+              3.5f,
+              0,
+              kSpriteSpark,
+              kLayerLight,
+              {255, uint8_t(random_range(fx, 160, 240)), 80, 255}});
   }
   // Smoke: slow dark puffs that swell and drift.
   int smoke = std::min(40, 6 + int(radius * 1.2f));
   for (int i = 0; i < smoke; ++i) {
-    float a = random_range(fx, 0, 6.2831853f), r0 = random_range(fx, 0, radius * 0.7f), sp = random_range(fx, 0.5f, 3.f) * power;
+    float a = random_range(fx, 0, 6.2831853f), r0 = random_range(fx, 0, radius * 0.7f),
+          sp = random_range(fx, 0.5f, 3.f) * power;
     uint8_t shade = uint8_t(random_range(fx, 40, 90));
-    emit(fx, {x + std::cos(a) * r0, y + std::sin(a) * r0, std::cos(a) * sp, std::sin(a) * sp - 0.6f, 0,
-              random_range(fx, 1.4f, 3.0f), radius * random_range(fx, 0.35f, 0.6f), radius * 0.35f, a, random_range(fx, -0.6f, 0.6f),
-              0.6f, 0, kSpriteSmoke, kLayerSmoke, {shade, shade, shade, 200}});
+    emit(fx, {x + std::cos(a) * r0,
+              y + std::sin(a) * r0,
+              std::cos(a) * sp,
+              std::sin(a) * sp - 0.6f,
+              0,
+              random_range(fx, 1.4f, 3.0f),
+              radius * random_range(fx, 0.35f, 0.6f),
+              radius * 0.35f,
+              a,
+              random_range(fx, -0.6f, 0.6f),
+              0.6f,
+              0,
+              kSpriteSmoke,
+              kLayerSmoke,
+              {shade, shade, shade, 200}});
   }
 }
 

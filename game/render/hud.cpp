@@ -70,7 +70,8 @@ void draw_help(App& app) {
   ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.93f);
-  if (ImGui::Begin("Colony controls (F1)", &app.show_help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+  if (ImGui::Begin("Colony controls (F1)", &app.show_help,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
     ImGui::TextColored(ImVec4(0.95f, 0.8f, 0.4f, 1), "Ants forage, fight and breed. You drop the bombs.");
     ImGui::Separator();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
@@ -113,7 +114,8 @@ void draw_toolbar(App& app) {
     }
     // Second row: options of the current tool, then time and overlay.
     ImGui::PushItemWidth(90);
-    if (app.tool == Tool::Ignite || app.tool == Tool::PaintWater || app.tool == Tool::PaintRock || app.tool == Tool::PaintGrass) {
+    if (app.tool == Tool::Ignite || app.tool == Tool::PaintWater || app.tool == Tool::PaintRock ||
+        app.tool == Tool::PaintGrass) {
       ImGui::SliderFloat("brush", &app.brush, 1, 24, "%.0f cells");
       ImGui::SameLine();
     } else if (app.tool == Tool::Spawn && !g.colonies.empty()) {
@@ -125,7 +127,8 @@ void draw_toolbar(App& app) {
         if (ImGui::ColorButton("##col", col, ImGuiColorEditFlags_NoTooltip, ImVec2(18, 18))) app.spawn_colony = c;
         if (app.spawn_colony == c) {
           ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-          ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), IM_COL32(255, 230, 120, 255), 3, 0, 2);
+          ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2),
+                                              IM_COL32(255, 230, 120, 255), 3, 0, 2);
         }
         ImGui::PopID();
       }
@@ -173,8 +176,10 @@ void draw_hud(App& app) {
   if (ImGui::Begin("##hud", nullptr, flags)) {
     ImGui::Text("FPS %.0f  TPS %.0f  %dx%s", app.stats.fps, app.stats.tps, app.speed, app.paused ? "  PAUSED" : "");
     ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
-    if (g.spawn_refused) ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu", (unsigned long long)g.spawn_refused);
-    else ImGui::TextDisabled("refused spawns 0");
+    if (g.spawn_refused)
+      ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu", (unsigned long long)g.spawn_refused);
+    else
+      ImGui::TextDisabled("refused spawns 0");
     if (ImGui::BeginTable("colonies", 3, ImGuiTableFlags_SizingFixedFit)) {
       ImGui::TableSetupColumn("colony");
       ImGui::TableSetupColumn("ants");
@@ -190,8 +195,10 @@ void draw_hud(App& app) {
         ImGui::TableNextColumn();
         ImGui::Text("%llu", (unsigned long long)col.alive);
         ImGui::TableNextColumn();
-        if (col.starving) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f starving", col.food);
-        else ImGui::Text("%.0f", col.food);
+        if (col.starving)
+          ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f starving", col.food);
+        else
+          ImGui::Text("%.0f", col.food);
       }
       ImGui::EndTable();
     }

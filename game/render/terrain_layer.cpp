@@ -25,7 +25,7 @@ const char* overlay_name(Overlay o) {
 namespace {
 
 constexpr int kDensityLevels = 4;  // 1, 2, 4, 8 texels per cell
-constexpr int kPatternCells = 4;   // one atlas pattern covers 4x4 cells
+constexpr int kPatternCells = 4;  // one atlas pattern covers 4x4 cells
 constexpr uint64_t kEvictAfterFrames = 240;
 
 // Texels per cell never exceed screen pixels per cell, so the ground is magnified (or
@@ -187,7 +187,10 @@ void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 ch
   // One cell of border on every side (from the neighbours) so linear filtering has no seams.
   const int cs = int(grid.chunk_cells), d = 1 << level, side = (cs + 2) * d;
   if (!ct.texture || ct.texels_per_cell != d) {
-    if (ct.texture) { SDL_DestroyTexture(ct.texture); --t.textures_alive; }
+    if (ct.texture) {
+      SDL_DestroyTexture(ct.texture);
+      --t.textures_alive;
+    }
     ct.texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, side, side);
     if (!ct.texture) return;
     ++t.textures_alive;
@@ -308,44 +311,32 @@ SDL_Rect chunk_rect(const Camera& cam, int col, int row, float cs) {
   return {x0, y0, x1 - x0, y1 - y0};
 }
 
-struct ChunkRange {
-  int c0, c1, r0, r1;
-};
-ChunkRange visible_chunks(const ecs::ChunkGrid& grid, const Camera& cam) {
-  const float cs = float(grid.chunk_cells);
-  ViewRect view = visible_rect(cam, 0);
-  return {std::max(0, int(std::floor(view.x0 / cs))), std::min(int(grid.chunks_x) - 1, int(view.x1 / cs)),
-          std::max(0, int(std::floor(view.y0 / cs))), std::min(int(grid.chunks_y) - 1, int(view.y1 / cs))};
-}
-
 }  // namespace
 
 void draw_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam) {
   const ecs::ChunkGrid& grid = g.ecs->grid();
   if (t.fires.size() != grid.chunk_count() || g.chunk_burning.size() != grid.chunk_count()) return;
   const SDL_Rect src = bordered_src(int(grid.chunk_cells));
-  ChunkRange v = visible_chunks(grid, cam);
-  for (int row = v.r0; row <= v.r1; ++row)
-    for (int col = v.c0; col <= v.c1; ++col) {
-      u32 chunk = u32(row) * grid.chunks_x + u32(col);
-      // A chunk whose neighbour burns needs its border texels too.
-      bool near_fire = false;
-      for (int dr = -1; dr <= 1 && !near_fire; ++dr)
-        for (int dc = -1; dc <= 1 && !near_fire; ++dc) {
-          int r = row + dr, c = col + dc;
-          if (r >= 0 && c >= 0 && r < int(grid.chunks_y) && c < int(grid.chunks_x))
-            near_fire = g.chunk_burning[u32(r) * grid.chunks_x + u32(c)] > 0;
-        }
-      OverlayTexture& ft = t.fires[chunk];
-      if (!near_fire) {
-        ft.tick = ~0ull;
-        continue;
+  const ChunkRange v = chunks_in(grid, visible_rect(cam, 0));
+  v.for_each(grid, [&](u32 chunk, int col, int row) {
+    // A chunk whose neighbour burns needs its border texels too.
+    bool near_fire = false;
+    for (int dr = -1; dr <= 1 && !near_fire; ++dr)
+      for (int dc = -1; dc <= 1 && !near_fire; ++dc) {
+        int r = row + dr, c = col + dc;
+        if (r >= 0 && c >= 0 && r < int(grid.chunks_y) && c < int(grid.chunks_x))
+          near_fire = g.chunk_burning[u32(r) * grid.chunks_x + u32(c)] > 0;
       }
-      if (!ft.texture || ft.tick != g.tick) build_fire(t, renderer, g, chunk);
-      ft.last_used = t.frame;
-      SDL_Rect dst = chunk_rect(cam, col, row, float(grid.chunk_cells));
-      if (ft.texture) SDL_RenderCopy(renderer, ft.texture, &src, &dst);
+    OverlayTexture& ft = t.fires[chunk];
+    if (!near_fire) {
+      ft.tick = ~0ull;
+      return;
     }
+    if (!ft.texture || ft.tick != g.tick) build_fire(t, renderer, g, chunk);
+    ft.last_used = t.frame;
+    SDL_Rect dst = chunk_rect(cam, col, row, float(grid.chunk_cells));
+    if (ft.texture) SDL_RenderCopy(renderer, ft.texture, &src, &dst);
+  });
 }
 
 void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay) {
@@ -361,36 +352,34 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
   ++t.frame;
   t.rebuilt_this_frame = 0;
   const int level = density_level(cam.zoom);
-  ChunkRange v = visible_chunks(grid, cam);
+  const ChunkRange v = chunks_in(grid, visible_rect(cam, 0));
   const SDL_Rect src = bordered_src(int(grid.chunk_cells));
   for (int pass = 0; pass < (overlay == Overlay::Off ? 1 : 2); ++pass)
-    for (int row = v.r0; row <= v.r1; ++row)
-      for (int col = v.c0; col <= v.c1; ++col) {
-        u32 chunk = u32(row) * grid.chunks_x + u32(col);
-        SDL_Rect dst = chunk_rect(cam, col, row, float(grid.chunk_cells));
-        if (pass == 0) {
-          ChunkTexture& ct = t.chunks[chunk];
-          uint64_t stamp = chunk < g.dirty_chunks_stamp.size() ? g.dirty_chunks_stamp[chunk] : 0;
-          // Missing or wrong-density textures are built at once; a chunk whose tiles changed
-          // (fire turning grass to dirt every tick) is refreshed every fourth frame at most.
-          bool missing = !ct.texture || ct.texels_per_cell != (1 << level);
-          if (missing || (ct.stamp != stamp && (chunk + t.frame) % 4 == 0)) build_ground(t, renderer, g, chunk, level);
-          ct.last_used = t.frame;
-          if (ct.texture) {
-            SDL_SetTextureScaleMode(ct.texture, ground_scale_mode(cam.zoom, ct.texels_per_cell));
-            const int d = ct.texels_per_cell, cs = int(grid.chunk_cells);
-            SDL_Rect inner{d, d, cs * d, cs * d};
-            SDL_RenderCopy(renderer, ct.texture, &inner, &dst);
-          }
-        } else {
-          OverlayTexture& ot = t.overlays[chunk];
-          // Scent changes every tick; each chunk is refreshed every fourth frame at most.
-          bool stale = !ot.texture || ot.mode != overlay || (ot.tick != g.tick && (chunk + t.frame) % 4 == 0);
-          if (stale) build_overlay(t, renderer, g, chunk, overlay);
-          ot.last_used = t.frame;
-          if (ot.texture) SDL_RenderCopy(renderer, ot.texture, &src, &dst);
+    v.for_each(grid, [&](u32 chunk, int col, int row) {
+      SDL_Rect dst = chunk_rect(cam, col, row, float(grid.chunk_cells));
+      if (pass == 0) {
+        ChunkTexture& ct = t.chunks[chunk];
+        uint64_t stamp = chunk < g.dirty_chunks_stamp.size() ? g.dirty_chunks_stamp[chunk] : 0;
+        // Missing or wrong-density textures are built at once; a chunk whose tiles changed
+        // (fire turning grass to dirt every tick) is refreshed every fourth frame at most.
+        bool missing = !ct.texture || ct.texels_per_cell != (1 << level);
+        if (missing || (ct.stamp != stamp && (chunk + t.frame) % 4 == 0)) build_ground(t, renderer, g, chunk, level);
+        ct.last_used = t.frame;
+        if (ct.texture) {
+          SDL_SetTextureScaleMode(ct.texture, ground_scale_mode(cam.zoom, ct.texels_per_cell));
+          const int d = ct.texels_per_cell, cs = int(grid.chunk_cells);
+          SDL_Rect inner{d, d, cs * d, cs * d};
+          SDL_RenderCopy(renderer, ct.texture, &inner, &dst);
         }
+      } else {
+        OverlayTexture& ot = t.overlays[chunk];
+        // Scent changes every tick; each chunk is refreshed every fourth frame at most.
+        bool stale = !ot.texture || ot.mode != overlay || (ot.tick != g.tick && (chunk + t.frame) % 4 == 0);
+        if (stale) build_overlay(t, renderer, g, chunk, overlay);
+        ot.last_used = t.frame;
+        if (ot.texture) SDL_RenderCopy(renderer, ot.texture, &src, &dst);
       }
+    });
   // Textures of chunks out of sight for a while are given back.
   if (t.frame % 60 == 0)
     for (u32 c = 0; c < chunk_count; ++c) {

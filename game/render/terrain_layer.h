@@ -18,25 +18,25 @@ const char* overlay_name(Overlay o);
 
 struct ChunkTexture {
   SDL_Texture* texture = nullptr;
-  int texels_per_cell = 0;      // density it was built at
-  uint64_t stamp = ~0ull;       // Game::dirty_chunks_stamp value it was built from
-  uint64_t last_used = 0;       // frame it was last drawn (eviction)
+  int texels_per_cell = 0;  // density it was built at
+  uint64_t stamp = ~0ull;  // Game::dirty_chunks_stamp value it was built from
+  uint64_t last_used = 0;  // frame it was last drawn (eviction)
 };
 
 struct OverlayTexture {
   SDL_Texture* texture = nullptr;
-  uint64_t tick = ~0ull;        // game tick it was built at
+  uint64_t tick = ~0ull;  // game tick it was built at
   Overlay mode = Overlay::Off;
   uint64_t last_used = 0;
 };
 
 struct TerrainLayer {
-  std::vector<ChunkTexture> chunks;     // per chunk of the current game
-  std::vector<OverlayTexture> overlays; // per chunk
-  std::vector<OverlayTexture> fires;    // per chunk: the glow of burning cells (additive)
+  std::vector<ChunkTexture> chunks;  // per chunk of the current game
+  std::vector<OverlayTexture> overlays;  // per chunk
+  std::vector<OverlayTexture> fires;  // per chunk: the glow of burning cells (additive)
   // Terrain patterns pre-filtered per density: [kind][variant][density level] -> pixels.
   std::vector<uint32_t> patterns[kTerrainKinds][kTerrainVariants][4];
-  std::vector<uint32_t> scratch;        // chunk pixels being built
+  std::vector<uint32_t> scratch;  // chunk pixels being built
   uint64_t frame = 0;
   uint32_t rebuilt_this_frame = 0, textures_alive = 0;
   uint32_t chunk_cells = 0;

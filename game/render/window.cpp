@@ -63,8 +63,7 @@ int run_window(const Options& options) {
       }
     };
   }
-  while (render::app_frame(app)) {
-  }
+  while (render::app_frame(app)) {}
   // At exit: the world to --save, the recording to --record, the replay's verdict.
   int save_rc = 0;
   std::string io_err;

@@ -104,7 +104,12 @@ struct EntityDraw {
   const Atlas* atlas;
 
   EntityDraw(FrameBatch& batch, Game& game, const BatchInput& in)
-      : b(batch), g(game), cam(*in.camera), detail(in.detail), view(visible_rect(*in.camera, 5)), highlight(in.highlight),
+      : b(batch),
+        g(game),
+        cam(*in.camera),
+        detail(in.detail),
+        view(visible_rect(*in.camera, 5)),
+        highlight(in.highlight),
         atlas(in.atlas) {
     for (int i = 0; i < kSpriteCount; ++i) uv[i] = sprite_uv(i);
   }
@@ -134,9 +139,12 @@ struct EntityDraw {
       // Thin parts (legs, antennae) keep at least a pixel of thickness so they stay readable.
       hh = std::fmax(hh, 0.6f);
       SDL_Color col;
-      if (glow) col = {255, 230, 140, 90};
-      else if (part_has_own_colours(p.part)) col = {255, 255, 255, 255};
-      else col = p.color ? abgr_color(p.color) : colony_color(body);
+      if (glow)
+        col = {255, 230, 140, 90};
+      else if (part_has_own_colours(p.part))
+        col = {255, 255, 255, 255};
+      else
+        col = p.color ? abgr_color(p.color) : colony_color(body);
       if (corpse && !glow) col = corpse_color(col);
       emit_quad(out, px, py, c * hw, s * hw, -s * hh, c * hh, uv[piece_sprite(p)], col);
     }
@@ -244,8 +252,10 @@ struct EntityDraw {
     ++b.entities;
     bool lit = !highlight.is_null() && r.header.handle == highlight;
     if (is_ant(kind)) {
-      if (detail == Detail::Pieces) draw_pieces(r, kLayerBodies, false, false);
-      else draw_far(r);
+      if (detail == Detail::Pieces)
+        draw_pieces(r, kLayerBodies, false, false);
+      else
+        draw_far(r);
     } else if (detail == Detail::Dot && kind == Kind::Corpse) {
       return;  // corpses vanish into the ground when far away
     } else {
@@ -290,7 +300,8 @@ void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
     float heat = std::min(1.f, float(g.fire[cell]) / burn_ticks);
     float r1 = float(h & 255) / 255.f, r2 = float((h >> 8) & 255) / 255.f;
     if (far) {
-      if (heat > 0.4f) push_sprite(b, kLayerFlames, cam, x, y, 0, 1.2f, 1.2f, kSpriteDot, {255, uint8_t(80 + 100 * heat), 20, 200});
+      if (heat > 0.4f)
+        push_sprite(b, kLayerFlames, cam, x, y, 0, 1.2f, 1.2f, kSpriteDot, {255, uint8_t(80 + 100 * heat), 20, 200});
       continue;
     }
     if (heat < 0.35f || r1 < 0.3f) {
@@ -311,18 +322,13 @@ void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
 
 void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
   const Camera& cam = *in.camera;
-  b.crowded = false;
-  if (in.detail == Detail::Sprite && in.atlas) {
-    // Many ants at the middle distance: stamp them into the crowd image.
-    const ecs::ChunkGrid& grid = g.ecs->grid();
-    ViewRect view = visible_rect(cam, 0);
-    const float cs = float(grid.chunk_cells);
-    u64 n = 0;
-    for (int row = std::max(0, int(view.y0 / cs)); row <= std::min(int(grid.chunks_y) - 1, int(view.y1 / cs)); ++row)
-      for (int col = std::max(0, int(view.x0 / cs)); col <= std::min(int(grid.chunks_x) - 1, int(view.x1 / cs)); ++col)
-        n += g.ecs->store().sim_count_in(u32(row) * grid.chunks_x + u32(col));
-    b.crowded = n > kCrowdAnts;
-  }
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  const ecs::EntityStore& store = g.ecs->store();
+  const ChunkRange chunks = chunks_in(grid, visible_rect(cam, 5));
+  u64 visible_simulated = 0;
+  chunks.for_each(grid, [&](u32 chunk, int, int) { visible_simulated += store.sim_count_in(chunk); });
+  // Many ants at the middle distance: stamp them into the crowd image.
+  b.crowded = in.detail == Detail::Sprite && in.atlas && visible_simulated > kCrowdAnts;
   if (in.detail == Detail::Dot || b.crowded) {
     int w = int(cam.view_w), h = int(cam.view_h);
     if (w != b.crowd_w || h != b.crowd_h) {
@@ -335,23 +341,14 @@ void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
   // Visible chunks only. Dormant entities are stored per chunk; simulated ones are either
   // walked in the dense simulated store (sequential, when most of them are on screen) or
   // through the visible chunks' member lists (when the view holds few of them).
-  const ecs::ChunkGrid& grid = g.ecs->grid();
-  const ecs::EntityStore& store = g.ecs->store();
-  ViewRect view = visible_rect(cam, 5);
-  const float cs = float(grid.chunk_cells);
-  int c0 = std::max(0, int(view.x0 / cs)), c1 = std::min(int(grid.chunks_x) - 1, int(view.x1 / cs));
-  int r0 = std::max(0, int(view.y0 / cs)), r1 = std::min(int(grid.chunks_y) - 1, int(view.y1 / cs));
-  u64 visible_simulated = 0;
-  for (int row = r0; row <= r1; ++row)
-    for (int col = c0; col <= c1; ++col) visible_simulated += store.sim_count_in(u32(row) * grid.chunks_x + u32(col));
   const bool walk_store = visible_simulated * 4 >= store.simulated().count;
   if (walk_store) g.ecs->for_each_simulated([&](Record& r) { draw.draw(r); });
-  for (int row = r0; row <= r1; ++row)
-    for (int col = c0; col <= c1; ++col) {
-      u32 chunk = u32(row) * grid.chunks_x + u32(col);
-      if (walk_store) g.ecs->for_each_dormant_in_chunk(chunk, [&](Record& r) { draw.draw(r); });
-      else g.ecs->for_each_in_chunk(chunk, [&](Record& r) { draw.draw(r); });
-    }
+  chunks.for_each(grid, [&](u32 chunk, int, int) {
+    if (walk_store)
+      g.ecs->for_each_dormant_in_chunk(chunk, [&](Record& r) { draw.draw(r); });
+    else
+      g.ecs->for_each_in_chunk(chunk, [&](Record& r) { draw.draw(r); });
+  });
   draw_fire(b, g, cam, in.seconds);
 }
 
@@ -362,7 +359,8 @@ namespace {
 void submit_crowd(FrameBatch& b, SDL_Renderer* renderer) {
   if (!b.crowd_texture || b.crowd_texture_w != b.crowd_w || b.crowd_texture_h != b.crowd_h) {
     free_batch(b);
-    b.crowd_texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, b.crowd_w, b.crowd_h);
+    b.crowd_texture =
+        SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, b.crowd_w, b.crowd_h);
     if (!b.crowd_texture) return;
     SDL_SetTextureBlendMode(b.crowd_texture, SDL_BLENDMODE_BLEND);
     b.crowd_texture_w = b.crowd_w, b.crowd_texture_h = b.crowd_h;

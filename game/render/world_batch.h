@@ -16,10 +16,10 @@ namespace colony::render {
 // Draw order, back to front. Each layer is one SDL_RenderGeometry call.
 enum Layer : int {
   kLayerGround = 0,  // nests, food, corpses
-  kLayerBodies,      // ants
-  kLayerFlames,      // fire
-  kLayerSmoke,       // debris, smoke (alpha blended)
-  kLayerLight,       // glows, flashes, shockwaves, highlight (additive)
+  kLayerBodies,  // ants
+  kLayerFlames,  // fire
+  kLayerSmoke,  // debris, smoke (alpha blended)
+  kLayerLight,  // glows, flashes, shockwaves, highlight (additive)
   kLayerCount
 };
 
@@ -27,7 +27,7 @@ enum Layer : int {
 enum class Detail : uint8_t {
   Pieces,  // every render piece
   Sprite,  // one whole-ant quad (+ one for carried food)
-  Dot,     // one dot per ant, plotted into the crowd image (no geometry at all)
+  Dot,  // one dot per ant, plotted into the crowd image (no geometry at all)
 };
 Detail detail_for_zoom(float zoom);
 
@@ -40,9 +40,9 @@ struct FrameBatch {
   // The crowd image: at the furthest zoom every ant is a few pixels plotted here on the CPU
   // and the whole crowd is drawn as one screen-sized texture (a software rasteriser pays
   // per triangle, so 100,000 tiny quads would cost far more than one big one).
-  std::vector<uint32_t> crowd;    // screen pixels, ABGR8888, transparent where no ant is
+  std::vector<uint32_t> crowd;  // screen pixels, ABGR8888, transparent where no ant is
   int crowd_w = 0, crowd_h = 0;
-  uint32_t crowd_dots = 0;        // ants plotted this frame
+  uint32_t crowd_dots = 0;  // ants plotted this frame
   SDL_Texture* crowd_texture = nullptr;
   int crowd_texture_w = 0, crowd_texture_h = 0;
   // Crowded middle distance: the whole-ant sprite pre-rotated to kStampDirections headings
@@ -52,7 +52,7 @@ struct FrameBatch {
     std::vector<uint8_t> alpha, shade;  // kStampDirections images of size x size
   };
   std::vector<Stamp> stamps;
-  bool crowded = false;           // this frame's ants went into the crowd image
+  bool crowded = false;  // this frame's ants went into the crowd image
 };
 inline constexpr int kStampDirections = 16;
 // More simulated ants than this in view at the middle distance are stamped, not quads.
@@ -61,15 +61,15 @@ inline constexpr uint32_t kCrowdAnts = 6000;
 struct BatchInput {
   const Camera* camera = nullptr;
   Detail detail = Detail::Pieces;
-  Handle highlight;        // entity drawn with a glow (selection / debugger)
-  float seconds = 0;       // animation clock
+  Handle highlight;  // entity drawn with a glow (selection / debugger)
+  float seconds = 0;  // animation clock
   const Atlas* atlas = nullptr;  // CPU pixels for crowd stamps (none: crowds stay quads)
 };
 
 void clear_batch(FrameBatch& b);
 // Appends one sprite quad centred at world (x, y), `angle` radians, size (w, h) cells.
-void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y, float angle, float w, float h,
-                 int sprite, SDL_Color color);
+void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y, float angle, float w, float h, int sprite,
+                 SDL_Color color);
 // Every visible entity, fire and nest into the batch.
 void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in);
 // Draws the layers with the atlas (blend or additive per layer), and the crowd image.
@@ -77,8 +77,6 @@ void submit_batch(FrameBatch& b, SDL_Renderer* renderer, const Atlas& atlas);
 // Releases the crowd texture.
 void free_batch(FrameBatch& b);
 
-inline SDL_Color abgr_color(uint32_t c) {
-  return {uint8_t(c), uint8_t(c >> 8), uint8_t(c >> 16), uint8_t(c >> 24)};
-}
+inline SDL_Color abgr_color(uint32_t c) { return {uint8_t(c), uint8_t(c >> 8), uint8_t(c >> 16), uint8_t(c >> 24)}; }
 
 }  // namespace colony::render

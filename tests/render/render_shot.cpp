@@ -33,7 +33,10 @@ int main(int argc, char** argv) {
   config.frames = uint32_t(frames);
   config.screenshot = argv[2];
   float zoom = 0, at_x = -1, at_y = -1;
-  struct Action { int frame; Command c; };
+  struct Action {
+    int frame;
+    Command c;
+  };
   std::vector<Action> actions;
   int overlay = 0, hud = 1, speed = 1, help = 0, bench = 0;
   float select_x = -1, select_y = -1;
@@ -50,19 +53,35 @@ int main(int argc, char** argv) {
     if (std::sscanf(a.c_str(), "bench=%d", &bench) == 1) continue;
     if (std::sscanf(a.c_str(), "speed=%d", &speed) == 1) continue;
     if (std::sscanf(a.c_str(), "select=%f,%f", &select_x, &select_y) == 2) continue;
-    if (a == "debug=1") { config.debug_ui = true; continue; }
+    if (a == "debug=1") {
+      config.debug_ui = true;
+      continue;
+    }
     if (std::sscanf(a.c_str(), "bomb=%f,%f,%f,%f", &f, &x, &y, &r) == 4) {
-      Command c; c.kind = CommandKind::Bomb; c.x = x; c.y = y; c.radius = r;
+      Command c;
+      c.kind = CommandKind::Bomb;
+      c.x = x;
+      c.y = y;
+      c.radius = r;
       actions.push_back({int(f), c});
       continue;
     }
     if (std::sscanf(a.c_str(), "fire=%f,%f,%f,%f", &f, &x, &y, &r) == 4) {
-      Command c; c.kind = CommandKind::Ignite; c.x = x; c.y = y; c.radius = r;
+      Command c;
+      c.kind = CommandKind::Ignite;
+      c.x = x;
+      c.y = y;
+      c.radius = r;
       actions.push_back({int(f), c});
       continue;
     }
     if (std::sscanf(a.c_str(), "paint=%f,%f,%f,%f,%d", &f, &x, &y, &r, &k) == 5) {
-      Command c; c.kind = CommandKind::PaintTerrain; c.x = x; c.y = y; c.radius = r; c.terrain = Terrain(k);
+      Command c;
+      c.kind = CommandKind::PaintTerrain;
+      c.x = x;
+      c.y = y;
+      c.radius = r;
+      c.terrain = Terrain(k);
       actions.push_back({int(f), c});
       continue;
     }
@@ -109,8 +128,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "batch build best of 20: %.2f ms for %u entities, %u quads, %u stamped\n", best, app.batch.entities,
                  app.batch.quads, app.batch.crowd_dots);
   }
-  std::fprintf(stderr, "fps %.1f build %.2f submit %.2f present %.2f quads %u tick %llu\n", app.stats.fps, app.stats.build_ms,
-               app.stats.submit_ms, app.stats.present_ms, app.batch.quads, (unsigned long long)app.game->tick);
+  std::fprintf(stderr, "fps %.1f build %.2f submit %.2f present %.2f quads %u tick %llu\n", app.stats.fps,
+               app.stats.build_ms, app.stats.submit_ms, app.stats.present_ms, app.batch.quads,
+               (unsigned long long)app.game->tick);
   if (bench > 0) {
     // Paused frames of the final state: wall and process CPU time per frame (CPU counts the
     // rasteriser's threads too).
@@ -124,7 +144,8 @@ int main(int argc, char** argv) {
     getrusage(RUSAGE_SELF, &u1);
     auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
     double cpu = (secs(u1.ru_utime) - secs(u0.ru_utime) + secs(u1.ru_stime) - secs(u0.ru_stime)) * 1000.0 / bench;
-    std::fprintf(stderr, "bench %d frames: wall %.2f ms/frame, cpu %.2f ms/frame, build %.2f submit %.2f present %.2f quads %u\n",
+    std::fprintf(stderr,
+                 "bench %d frames: wall %.2f ms/frame, cpu %.2f ms/frame, build %.2f submit %.2f present %.2f quads %u\n",
                  bench, wall, cpu, app.stats.build_ms, app.stats.submit_ms, app.stats.present_ms, app.batch.quads);
   }
   app_shutdown(app);

@@ -59,9 +59,7 @@ struct Harness {
   void frames(int n) {
     for (int i = 0; i < n; ++i) app_frame(app);
   }
-  void look_at(float x, float y, float zoom) {
-    app.camera.x = x, app.camera.y = y, app.camera.zoom = zoom;
-  }
+  void look_at(float x, float y, float zoom) { app.camera.x = x, app.camera.y = y, app.camera.zoom = zoom; }
   Rgb pixel(int x, int y) const {
     uint32_t p = app.frame_pixels[size_t(y) * size_t(app.frame_w) + size_t(x)];
     return {int(p & 255), int(p >> 8 & 255), int(p >> 16 & 255)};
@@ -98,9 +96,7 @@ struct Harness {
     return n;
   }
 
-  void push(SDL_Event& e) {
-    ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError();
-  }
+  void push(SDL_Event& e) { ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError(); }
   void key(SDL_Keycode k) {
     for (Uint32 type : {Uint32(SDL_KEYDOWN), Uint32(SDL_KEYUP)}) {
       SDL_Event e{};
