@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -219,7 +220,9 @@ bool debugger_handle_key(Debugger& dbg, const SDL_Event& e) {
 
 // Runs the validator now; records the first violation and asks for a pause if wanted.
 void debugger_validate(Debugger& dbg, Game& g) {
+  auto t0 = std::chrono::steady_clock::now();
   std::vector<ecs::Violation> found = g.ecs->validate(16);
+  dbg.validate_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   ++dbg.validated_ticks;
   if (found.empty()) return;
   dbg.violation_count += found.size();
@@ -231,8 +234,38 @@ void debugger_validate(Debugger& dbg, Game& g) {
   if (dbg.pause_on_violation) dbg.pause_pending = true;
 }
 
+namespace {
+
+// Forgets everything that belongs to the previous world; keeps the settings and windows.
+void notice_world(Debugger& dbg, const Game& g) {
+  const void* world = g.ecs.get();
+  bool changed = world != dbg.world_seen || g.tick < dbg.last_tick;
+  dbg.last_tick = g.tick;
+  if (!changed) return;
+  bool first = dbg.world_seen == nullptr;
+  dbg.world_seen = world;
+  if (first) return;
+  for (auto* group : {&dbg.taken_history, &dbg.removes_history})
+    for (Series& s : *group) size_series(s, kHistoryTicks);
+  size_series(dbg.alive_history, kHistoryTicks);
+  dbg.selected = Handle{};
+  dbg.clear_link_selection = true;  // a handle of the old world may name another entity here
+  dbg.map_hover = PoolMapHit{};
+  dbg.map_cells.clear();
+  dbg.map_cells_pool = -1;
+  dbg.map_prev_owner.clear();
+  dbg.map_flash.clear();
+  dbg.chunk_data = ChunkMapData{};
+  dbg.validated_ticks = dbg.violation_count = dbg.violating_ticks = 0;
+  dbg.first_violation.clear();
+  dbg.auto_bomb_next_tick = 0;
+}
+
+}  // namespace
+
 void debugger_after_tick(Debugger& dbg, Game& g) {
   if (!g.ecs) return;
+  notice_world(dbg, g);
   ++dbg.ticks_seen;
   PoolPanelData pools = gather_pool_panel(*g.ecs);
   for (size_t i = 0; i < pools.pools.size() && i < dbg.taken_history.size(); ++i) {
@@ -714,6 +747,7 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
     dbg.first_violation.clear();
   }
   ImGui::Text("checked %llu, violations %llu", dbg.validated_ticks, dbg.violation_count);
+  if (dbg.validated_ticks) ImGui::TextDisabled("last run %.1f ms", dbg.validate_ms);
   if (!dbg.first_violation.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.35f, 1));
     ImGui::TextWrapped("first (tick %llu): %s", dbg.first_violation_tick, dbg.first_violation.c_str());
@@ -730,6 +764,11 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
 void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link) {
   if (!g.ecs) return;
   ++dbg.frames;
+  notice_world(dbg, g);
+  if (dbg.clear_link_selection) {
+    link.selected = dbg.link_seen = Handle{};
+    dbg.clear_link_selection = false;
+  }
   // The window's selection (a click on an ant) wins when it changed since last frame.
   if (!(link.selected == dbg.link_seen)) {
     dbg.selected = link.selected;

@@ -107,6 +107,11 @@ struct Debugger {
   std::array<Series, kMaxPools> removes_history;
   Series alive_history;
   unsigned long long ticks_seen = 0;
+  // The world the history belongs to; a new world (scenario loaded, save restored) or a tick
+  // going backwards clears history, caches, counters and the selection.
+  const void* world_seen = nullptr;
+  unsigned long long last_tick = 0;
+  bool clear_link_selection = false;
 
   // Frame history, sampled every draw.
   std::array<Series, kMaxSystems> system_history;
@@ -129,6 +134,7 @@ struct Debugger {
   unsigned long long validated_ticks = 0;
   unsigned long long violation_count = 0;  // violations found, all ticks together
   unsigned long long violating_ticks = 0;
+  double validate_ms = 0;                  // wall time of the last validator run
   std::string first_violation;             // text of the first violation seen
   unsigned long long first_violation_tick = 0;
 

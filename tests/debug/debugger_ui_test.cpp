@@ -282,6 +282,37 @@ TEST(DebuggerUi, ViolationIsCountedNamedAndPauses) {
   EXPECT_EQ(dbg.violating_ticks, 2u);
 }
 
+TEST(DebuggerUi, NewWorldClearsHistoryAndSelection) {
+  HeadlessImGui ui;
+  std::unique_ptr<Game> a = start_game();
+  ASSERT_TRUE(a);
+  Debugger dbg;
+  debugger_init(dbg, true);
+  dbg.validate_every_tick = true;
+  DebugLink link;
+  for (int i = 0; i < 5; ++i) step(ui, dbg, *a, link, 0, 0, false);
+  link.selected = a->colonies[0].queen;
+  step(ui, dbg, *a, link, 0, 0, false);
+  ASSERT_EQ(dbg.selected, a->colonies[0].queen);
+  ASSERT_EQ(dbg.taken_history[0].count, 6);
+  ASSERT_EQ(dbg.validated_ticks, 6u);
+  // The window loads another world: its first tick starts a fresh history, and the old
+  // world's handle (which may name another entity in the new one) is dropped on both sides.
+  std::unique_ptr<Game> b = start_game();
+  ASSERT_TRUE(b);
+  a.reset();
+  step(ui, dbg, *b, link, 0, 0, false);
+  EXPECT_EQ(dbg.taken_history[0].count, 1);
+  EXPECT_EQ(dbg.validated_ticks, 1u);
+  EXPECT_TRUE(dbg.selected.is_null());
+  EXPECT_TRUE(link.selected.is_null());
+  EXPECT_TRUE(debugger_highlight(dbg).is_null() || dbg.map_hover.valid);
+  // A selection made in the new world sticks.
+  link.selected = b->colonies[1].queen;
+  step(ui, dbg, *b, link, 0, 0, false);
+  EXPECT_EQ(dbg.selected, b->colonies[1].queen);
+}
+
 TEST(DebuggerUi, StressActionsGoThroughCommands) {
   std::unique_ptr<Game> g = start_game();
   ASSERT_TRUE(g);
