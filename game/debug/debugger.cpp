@@ -652,7 +652,7 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
       }
     }
   }
-  ImGui::TextDisabled("warm: simulated, blue: dormant,\nwhite: simulation region");
+  ImGui::TextDisabled("warm: simulated\nblue: dormant\nwhite: sim region");
   ImGui::End();
 }
 

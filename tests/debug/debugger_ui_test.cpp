@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "debug_check.h"
 #include "debugger.h"
 #include "game.h"
 
@@ -114,6 +115,19 @@ void step(HeadlessImGui& ui, Debugger& dbg, Game& g, DebugLink& link, float mx, 
   io.MouseDown[0] = down;
   FrameTimes ft{1.5, 2.5, 0.5, 60, 60};
   ui.frame([&] { draw_debugger(dbg, g, ft, link); });
+}
+
+// The drawing tests rely on ImGui's asserts being compiled into the library: a misuse of
+// the API aborts the process (and so fails the test) instead of passing silently.
+TEST(DebuggerUiDeathTest, ImGuiAssertsAreLive) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        HeadlessImGui ui;
+        ui.frame([] { ImGui::End(); });  // End without Begin
+      },
+      "Assertion .* failed");
+  EXPECT_DEATH(debug_check_failed("1 == 2", "here.cpp", 7), "here.cpp:7: check failed: 1 == 2");
 }
 
 TEST(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
