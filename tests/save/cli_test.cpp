@@ -111,6 +111,18 @@ TEST(ReplayCli, RecordThenReplayHeadless) {
   expect_one_line_exit_2({"--headless", "--replay", scenario("default.json")}, "not a Colony replay");
 }
 
+TEST(ExhaustionCli, RefusedSpawnsAreReportedAndTheRunSucceeds) {
+  const std::string report = temp("exhaust.json");
+  Outcome r = colony({"--headless", "--scenario", scenario("exhaustion.json"), "--ticks", "400", "--validate", "--report", report});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(slurp(report));
+  EXPECT_EQ(j["invariant_violations"], 0);
+  EXPECT_GT(j["spawn_refused"].get<long long>(), 0);
+  long long failed = 0;
+  for (auto& [name, pool] : j["pools"].items()) failed += pool["failed_reservations"].get<long long>();
+  EXPECT_GT(failed, 0);
+}
+
 // Every flag: wrong type, out of range, missing value, missing file or folder.
 TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
   const std::string missing = temp("no_such_file.json"), no_dir = temp("no_such_dir") + "/out.file";

@@ -1,0 +1,126 @@
+// quicksave_test.cpp — F5 / F9 in the running window (SDL offscreen driver, keys through
+// SDL's event queue): F5 writes quicksave.colony, F9 brings that world back exactly; a
+// damaged quick save shows an error and leaves the running world untouched; quick load
+// is refused while recording.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app.h"
+#include "save.h"
+
+namespace colony::render {
+namespace {
+
+struct Window {
+  App app;
+  bool ok = false;
+  std::string err;
+  explicit Window(const std::string& scenario) {
+    setenv("SDL_VIDEODRIVER", "offscreen", 0);
+    WindowConfig c;
+    c.scenario = scenario;
+    c.hidden = true;
+    c.vsync = false;
+    c.fixed_step = true;
+    c.width = 800, c.height = 600;
+    ok = app_init(app, c, &err);
+  }
+  ~Window() {
+    if (ok) app_shutdown(app);
+  }
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) app_frame(app);
+  }
+  void key(SDL_Keycode k) {
+    for (Uint32 type : {Uint32(SDL_KEYDOWN), Uint32(SDL_KEYUP)}) {
+      SDL_Event e{};
+      e.type = type;
+      e.key.windowID = SDL_GetWindowID(app.window);
+      e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+      e.key.keysym.sym = k;
+      e.key.keysym.scancode = SDL_GetScancodeFromKey(k);
+      SDL_PushEvent(&e);
+    }
+    app_frame(app);  // the frame that handles the key
+  }
+};
+
+// Quick saves go to the working folder: each test runs in its own.
+class QuickSave : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = std::filesystem::path(testing::TempDir()) / ("colony_quick_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    old = std::filesystem::current_path();
+    std::filesystem::current_path(dir);
+  }
+  void TearDown() override { std::filesystem::current_path(old); }
+  std::filesystem::path dir, old;
+};
+
+const std::string kScenario = std::string(COLONY_SOURCE_DIR) + "/assets/scenarios/default.json";
+
+TEST_F(QuickSave, F5ThenF9BringsTheSavedWorldBack) {
+  Window w(kScenario);
+  ASSERT_TRUE(w.ok) << w.err;
+  w.frames(20);
+  // Keys are handled at the start of a frame, before its ticks: paused, no tick runs.
+  w.app.paused = true;
+  w.key(SDLK_F5);
+  ASSERT_TRUE(std::filesystem::exists("quicksave.colony")) << w.app.error;
+  EXPECT_TRUE(w.app.error.empty()) << w.app.error;
+  const u64 saved_tick = w.app.game->tick, saved_hash = state_hash(*w.app.game);
+  w.app.paused = false;
+  w.frames(30);
+  ASSERT_GT(w.app.game->tick, saved_tick);
+  w.app.paused = true;
+  w.key(SDLK_F9);
+  EXPECT_TRUE(w.app.error.empty()) << w.app.error;
+  EXPECT_EQ(w.app.game->tick, saved_tick);
+  EXPECT_EQ(state_hash(*w.app.game), saved_hash);
+}
+
+TEST_F(QuickSave, ADamagedQuickSaveLeavesTheRunningWorldUntouched) {
+  Window w(kScenario);
+  ASSERT_TRUE(w.ok) << w.err;
+  w.frames(10);
+  w.key(SDLK_F5);
+  std::string bytes;
+  {
+    std::ifstream in("quicksave.colony", std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  ASSERT_GT(bytes.size(), 1000u);
+  std::ofstream("quicksave.colony", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  w.frames(5);
+  w.app.paused = true;
+  w.frames(1);
+  const Game* before = w.app.game.get();
+  const u64 tick = before->tick, hash = state_hash(*before);
+  w.key(SDLK_F9);
+  EXPECT_EQ(w.app.game.get(), before);
+  EXPECT_EQ(w.app.game->tick, tick);
+  EXPECT_EQ(state_hash(*w.app.game), hash);
+  EXPECT_EQ(w.app.error.rfind("quicksave.colony: truncated", 0), 0u) << w.app.error;
+}
+
+TEST_F(QuickSave, QuickLoadIsRefusedWhileRecording) {
+  Window w(kScenario);
+  ASSERT_TRUE(w.ok) << w.err;
+  w.key(SDLK_F5);
+  int ticks_seen = 0;
+  w.app.before_tick = [&](Game&) { ++ticks_seen; };
+  w.frames(5);
+  EXPECT_GT(ticks_seen, 0);
+  const Game* before = w.app.game.get();
+  w.key(SDLK_F9);
+  EXPECT_EQ(w.app.game.get(), before);
+  EXPECT_NE(w.app.error.find("quick load is off while recording or replaying"), std::string::npos) << w.app.error;
+}
+
+}  // namespace
+}  // namespace colony::render
