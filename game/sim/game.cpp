@@ -1109,7 +1109,7 @@ void simulate_colonies(Game& g) {
 
 void spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius, u32 count) {
   if (colony >= g.colonies.size()) return;
-  if (!is_ant(caste)) caste = Kind::Worker;
+  if (caste != Kind::Soldier) caste = Kind::Worker;
   for (u32 k = 0; k < count; ++k) {
     float a = g.rng.range(-kPi, kPi), r = radius * std::sqrt(g.rng.next_float());
     float px = x + r * std::cos(a), py = y + r * std::sin(a);
@@ -1129,7 +1129,12 @@ void kill_percent(Game& g, u32 percent) {
   for (u32 c = 0; c < w.grid().chunk_count(); ++c) for_each_dormant_mobile(g, c, maybe_kill);
 }
 
-void apply_command(Game& g, const Command& cmd) {
+void apply_command(Game& g, Command cmd) {
+  // Commands may come from a file (replay): anything not finite is ignored, the rest clamped.
+  if (!std::isfinite(cmd.x) || !std::isfinite(cmd.y) || !std::isfinite(cmd.radius)) return;
+  cmd.x = std::clamp(cmd.x, -1e6f, 1e6f);
+  cmd.y = std::clamp(cmd.y, -1e6f, 1e6f);
+  cmd.radius = std::clamp(cmd.radius, 0.0f, 4096.0f);
   switch (cmd.kind) {
     case CommandKind::Bomb: {
       float r = cmd.radius > 0 ? cmd.radius : kBombRadius;
