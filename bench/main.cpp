@@ -40,14 +40,18 @@ Sizes tiny_sizes() {
   return s;
 }
 
-// Google Benchmark appends "/manual_time" to a benchmark that reports its own time; the
-// suite's names are a contract (bench/ratios.py, the README), so reporters print them bare.
+// Google Benchmark appends "/manual_time" to a benchmark that reports its own time and
+// "/iterations:N" to one with a fixed count; the suite's names are a contract
+// (bench/ratios.py, the README), so reporters print them bare.
 template <class Base>
 struct ExactNames : Base {
   using Base::Base;
   void ReportRuns(const std::vector<benchmark::BenchmarkReporter::Run>& runs) override {
     std::vector<benchmark::BenchmarkReporter::Run> renamed = runs;
-    for (auto& r : renamed) r.run_name.time_type.clear();
+    for (auto& r : renamed) {
+      r.run_name.time_type.clear();
+      r.run_name.iterations.clear();
+    }
     Base::ReportRuns(renamed);
   }
 };

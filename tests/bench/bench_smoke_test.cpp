@@ -109,6 +109,7 @@ TEST_F(BenchSmoke, NoNameCarriesGoogleBenchmarkSuffixes) {
   for (const auto& [name, b] : runs_) {
     EXPECT_EQ(name.find("manual_time"), std::string::npos) << name;
     EXPECT_EQ(name.find("min_time"), std::string::npos) << name;
+    EXPECT_EQ(name.find("iterations:"), std::string::npos) << name;
   }
 }
 
