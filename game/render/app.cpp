@@ -119,7 +119,7 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
     w = std::clamp(usable.w * 4 / 5, 960, 1600);
     h = std::clamp(usable.h * 4 / 5, 640, 1000);
   }
-  Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI | (config.hidden ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
+  Uint32 flags = SDL_WINDOW_RESIZABLE | (config.hidden ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
   app.window = SDL_CreateWindow("Colony", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, flags);
   if (!app.window) {
     *err = std::string("SDL_CreateWindow: ") + SDL_GetError();
