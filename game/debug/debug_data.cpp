@@ -101,6 +101,8 @@ PoolPanelData gather_pool_panel(const ColonyEcs& ecs) {
     row.reserved_unused = s.reserved_unused;
     row.component_bytes = sizeof(C);
     row.slack_bytes = s.reserved_unused * sizeof(C);
+    row.fixed_max_slots = (unsigned long long)s.owners * s.max_per_entity;
+    row.pool_bytes = (unsigned long long)s.capacity * (sizeof(C) + sizeof(ecs::BackPointer));
     row.tick = s.tick;
     row.total = s.total;
     row.histogram.assign(s.histogram, s.histogram + s.max_per_entity + 1);

@@ -45,6 +45,8 @@ struct PoolPanelRow {
   unsigned long long reserved_unused = 0;
   unsigned long long slack_bytes = 0;        // reserved_unused * component size
   unsigned long long component_bytes = 0;    // size of one component
+  unsigned long long fixed_max_slots = 0;    // owners * max_per_entity: what per-entity fixed arrays would hold
+  unsigned long long pool_bytes = 0;         // capacity * (component + back-pointer): the address space taken
   ecs::PoolCounters tick;                    // this tick's reserves, adds, removes, rewires, failed
   ecs::PoolCounters total;
   std::vector<unsigned> histogram;           // owners by component count, 0..max_per_entity

@@ -327,6 +327,10 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
     ImGui::Text("high-water %u (red)  owners %u  max %u", row.high_water, row.owners, row.max_per_entity);
     ImGui::Text("reserved unused %llu slots = %.1f KiB slack (%llu B each)", row.reserved_unused,
                 double(row.slack_bytes) / 1024.0, row.component_bytes);
+    // What a fixed array of max_per_entity per owner would hold instead of `taken`.
+    ImGui::TextDisabled("fixed-max arrays: %llu slots (%.1fx), pool %.1f MiB", row.fixed_max_slots,
+                        row.taken ? double(row.fixed_max_slots) / double(row.taken) : 0.0,
+                        double(row.pool_bytes) / (1024.0 * 1024.0));
     draw_counters_table(row);
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "taken over %d ticks: %.0f", kHistoryTicks, dbg.taken_history[i].last());

@@ -103,6 +103,8 @@ TEST(DebugData, PoolsPanelEqualsEngineStats) {
     EXPECT_EQ(r.owners, s.owners);
     EXPECT_EQ(r.reserved_unused, s.reserved_unused);
     EXPECT_EQ(r.slack_bytes, s.reserved_unused * pool_view(*p.ecs, int(i)).component_bytes);
+    EXPECT_EQ(r.fixed_max_slots, u64(s.owners) * s.max_per_entity);
+    EXPECT_EQ(r.pool_bytes, u64(s.capacity) * (r.component_bytes + sizeof(ecs::BackPointer)));
     EXPECT_EQ(r.tick.reserves, s.tick.reserves);
     EXPECT_EQ(r.tick.removes, s.tick.removes);
     EXPECT_EQ(r.tick.rewires, s.tick.rewires);
@@ -118,6 +120,8 @@ TEST(DebugData, PoolsPanelEqualsEngineStats) {
   EXPECT_EQ(pieces.high_water, 300u * 1 + 200u * 12 + 40u * 15 + 30u + 5u * 21);
   EXPECT_EQ(pieces.reserved_unused, 133u);  // one reserved carried-food slot per worker
   EXPECT_EQ(pieces.tick.removes, 67u * 12);
+  EXPECT_EQ(pieces.fixed_max_slots, (300u + 133u + 40u + 1u + 5u) * 32u);
+  EXPECT_EQ(pieces.pool_bytes, 20000u * (sizeof(RenderPiece) + sizeof(ecs::BackPointer)));
   EXPECT_EQ(pieces.histogram[1], 300u);
   EXPECT_EQ(pieces.histogram[11], 133u);
   EXPECT_EQ(pieces.histogram[30], 1u);
