@@ -304,6 +304,10 @@ void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
         push_sprite(b, kLayerFlames, cam, x, y, 0, 1.2f, 1.2f, kSpriteDot, {255, uint8_t(80 + 100 * heat), 20, 200});
       continue;
     }
+    // Zoomed out, half the hot cells carry a (larger) flame: the front reads the same for
+    // half the blended pixels.
+    const bool thin = cam.zoom < 10.f;
+    if (thin && r2 < 0.5f) continue;
     if (heat < 0.35f || r1 < 0.3f) {
       // Embers on some of the cells, nothing on the rest.
       if (r1 > 0.35f) continue;
@@ -312,7 +316,7 @@ void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
       continue;
     }
     int frame = (tick_frame + int(h >> 24)) % kFireFrames;
-    float size = (0.8f + 1.0f * heat) * (0.75f + 0.5f * r2);
+    float size = (0.8f + 1.0f * heat) * (0.75f + 0.5f * r2) * (thin ? 1.2f : 1.f);
     push_sprite(b, kLayerFlames, cam, x + (r1 - 0.5f) * 0.6f, y + (r2 - 0.5f) * 0.4f - size * 0.35f, 0, size * 1.05f,
                 size * 1.45f, kSpriteFire0 + frame, {255, 255, 255, 255});
   }
