@@ -85,6 +85,10 @@ void install_game(App& app, std::unique_ptr<Game> game, const std::string& path)
   reset_terrain_layer(app.terrain);
   reset_effects(app.effects, *app.game);
   fit_camera(app);
+  if (app.window) {
+    const std::string& name = app.game->scenario.name;
+    SDL_SetWindowTitle(app.window, name.empty() ? "Colony" : ("Colony - " + name).c_str());
+  }
 }
 
 bool app_init(App& app, const WindowConfig& config, std::string* err) {

@@ -10,6 +10,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "app.h"
@@ -90,6 +91,9 @@ void draw_help(App& app) {
 
 // [SECTION] Toolbar
 
+// Window extents from the previous frame, to keep the toolbar clear of the HUD.
+float toolbar_w = 600, hud_right = 260;
+
 ImVec4 colony_imcolor(const Game& g, int colony) {
   if (colony < 0 || size_t(colony) >= g.colonies.size()) return ImVec4(1, 1, 1, 1);
   uint32_t c = g.colonies[size_t(colony)].color;
@@ -99,7 +103,9 @@ ImVec4 colony_imcolor(const Game& g, int colony) {
 void draw_toolbar(App& app) {
   Game& g = *app.game;
   ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, 8), ImGuiCond_Always, ImVec2(0.5f, 0));
+  // Centred, but never over the HUD in a narrow window (widths from the previous frame).
+  float x = std::max(io.DisplaySize.x * 0.5f - toolbar_w * 0.5f, app.show_hud ? hud_right + 8 : 8.f);
+  ImGui::SetNextWindowPos(ImVec2(x, 8), ImGuiCond_Always);
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
   if (ImGui::Begin("##toolbar", nullptr, flags)) {
@@ -161,6 +167,7 @@ void draw_toolbar(App& app) {
     ImGui::SameLine();
     if (ImGui::Button("Help (F1)")) app.show_help = !app.show_help;
     ImGui::PopItemWidth();
+    toolbar_w = ImGui::GetWindowWidth();
   }
   ImGui::End();
 }
@@ -206,6 +213,7 @@ void draw_hud(App& app) {
     if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
     if (!app.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", app.error.c_str());
     ImGui::TextDisabled("F1 help  F3 debugger");
+    hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
   }
   ImGui::End();
 }
