@@ -181,7 +181,7 @@ void put_food(Game& g, u32 cell, Handle h) {
 }
 void put_danger(Game& g, u32 cell, float v) {
   g.danger[cell] = v;
-  g.chunk_scent[g.ecs->grid().chunk_of_cell(cell % g.width, cell / g.width)] = 1;
+  g.chunk_scent[g.ecs->grid().chunk_of_cell(cell % g.width, cell / g.width)] |= kChunkDanger;
   g.cell_flags[cell] = u8(v > kDangerFelt ? g.cell_flags[cell] | kCellDanger : g.cell_flags[cell] & ~kCellDanger);
 }
 
@@ -503,9 +503,10 @@ void rebuild_cell_flags(Game& g) {
   g.chunk_scent.assign(g.ecs->grid().chunk_count(), 0);
   for (size_t i = 0; i < g.cell_flags.size(); ++i) {
     g.cell_flags[i] = u8((g.food_at[i].is_null() ? 0 : kCellFood) | (g.danger[i] > kDangerFelt ? kCellDanger : 0));
-    bool scent = g.danger[i] > 0;
-    for (const auto& f : g.fields) scent = scent || f[i] > 0;
-    if (scent) g.chunk_scent[g.ecs->grid().chunk_of_cell(u32(i % g.width), u32(i / g.width))] = 1;
+    bool trail = false;
+    for (const auto& f : g.fields) trail = trail || f[i] > 0;
+    u8 bits = u8((trail ? kChunkTrail : 0) | (g.danger[i] > 0 ? kChunkDanger : 0));
+    if (bits) g.chunk_scent[g.ecs->grid().chunk_of_cell(u32(i % g.width), u32(i / g.width))] |= bits;
   }
 }
 
@@ -888,7 +889,7 @@ void simulate_ant(Game& g, Record& r) {
   if (!sense_tick) {
     float& trail_here = field(g, b.colony, returning ? Field::ToFood : Field::ToHome, cell);
     float lay = b.scent * g.scenario.rules.deposit;
-    if (lay > trail_here) trail_here = lay, g.chunk_scent[chunk] = 1;
+    if (lay > trail_here) trail_here = lay, g.chunk_scent[chunk] |= kChunkTrail;
   }
   b.scent *= kScentFade;
 
@@ -1033,13 +1034,17 @@ void evaporate(Game& g) {
     return left;
   };
   for (u32 c = phase; c < grid.chunk_count(); c += kSpread) {
-    if (!g.chunk_scent[c]) continue;
+    const u8 bits = g.chunk_scent[c];
+    if (!bits) continue;
     u32 x0 = grid.chunk_col(c) * grid.chunk_cells, y0 = grid.chunk_row(c) * grid.chunk_cells;
     u32 x1 = std::min(g.width, x0 + grid.chunk_cells), y1 = std::min(g.height, y0 + grid.chunk_cells);
-    float left = 0;
-    for (auto& f : g.fields) left = std::max(left, decay_rows(f.data(), x0, x1, y0, y1, keep));
-    left = std::max(left, decay_rows(g.danger.data(), x0, x1, y0, y1, keep_danger));
-    g.chunk_scent[c] = left > 0;
+    if (bits & kChunkTrail) {
+      float left = 0;
+      for (auto& f : g.fields) left = std::max(left, decay_rows(f.data(), x0, x1, y0, y1, keep));
+      if (left == 0) g.chunk_scent[c] &= u8(~kChunkTrail);
+    }
+    if (!(bits & kChunkDanger)) continue;
+    if (decay_rows(g.danger.data(), x0, x1, y0, y1, keep_danger) == 0) g.chunk_scent[c] &= u8(~kChunkDanger);
     for (u32 y = y0; y < y1; ++y)
       for (u32 x = x0; x < x1; ++x) {
         size_t i = size_t(y) * g.width + x;

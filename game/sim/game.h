@@ -40,6 +40,7 @@ enum class Field : u8 { ToFood = 0, ToHome = 1 };  // per colony; danger is shar
 
 enum CellFlag : u8 { kCellFood = 1, kCellDanger = 2 };
 inline constexpr float kDangerFelt = 0.05f;  // danger above this turns ants back
+enum ChunkScent : u8 { kChunkTrail = 1, kChunkDanger = 2 };
 
 enum class DeathCause : u8 { Explosion = 0, Fire, Combat, Age, Starvation, Count };
 const char* death_cause_name(DeathCause c);
@@ -123,8 +124,8 @@ struct Game {
   // Per cell, derived (rebuild_cell_flags): kCellFood when food_at names something,
   // kCellDanger when danger > kDangerFelt. One byte per cell keeps the ants' checks in cache.
   std::vector<u8> cell_flags;
-  // Per chunk, derived: 1 while any scent or danger there may be above zero (evaporation
-  // skips the rest). Rebuilt with cell_flags.
+  // Per chunk, derived: kChunkTrail while any trail scent there may be above zero,
+  // kChunkDanger likewise for danger (evaporation skips the rest). Rebuilt with cell_flags.
   std::vector<u8> chunk_scent;
 
   std::vector<Colony> colonies;
