@@ -171,7 +171,8 @@ int run_headless(const Options& o) {
       std::fprintf(stderr, "colony: %s: replay diverged at %s\n", o.replay.c_str(), replayer.divergence.c_str());
       return 3;
     }
-    std::fprintf(stderr, "colony: %s: %" PRIu64 " state hashes matched through tick %" PRIu64 "\n", o.replay.c_str(), replayer.verified, g.tick);
+    std::fprintf(stderr, "colony: %s: %" PRIu64 " tick digests and %" PRIu64 " full state hashes matched through tick %" PRIu64 "\n",
+                 o.replay.c_str(), replayer.checked, replayer.verified, g.tick);
   }
   if (g.invariant_violations) {
     std::fprintf(stderr, "colony: %" PRIu64 " invariant violations; first: %s\n", g.invariant_violations, first_violation.c_str());

@@ -79,8 +79,9 @@ int run_window(const Options& options) {
     std::fprintf(stderr, "colony: %s: replay diverged at %s\n", options.replay.c_str(), replayer.divergence.c_str());
     save_rc = 3;
   } else if (!options.replay.empty()) {
-    std::fprintf(stderr, "colony: %s: %llu state hashes matched through tick %llu%s\n", options.replay.c_str(),
-                 (unsigned long long)replayer.verified, (unsigned long long)app.game->tick,
+    std::fprintf(stderr, "colony: %s: %llu tick digests and %llu full state hashes matched through tick %llu%s\n",
+                 options.replay.c_str(), (unsigned long long)replayer.checked, (unsigned long long)replayer.verified,
+                 (unsigned long long)app.game->tick,
                  replayer.finished(*app.game) ? "" : " (closed before the end of the recording)");
   }
   int rc = 0;

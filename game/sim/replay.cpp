@@ -8,6 +8,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
@@ -24,16 +25,36 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
-// Worlds this large hash every 30th tick (a state hash walks every entity).
-constexpr std::uint32_t kLargeWorldEntities = 500'000;
+// A full state hash walks every entity: worlds hash every tick up to this many entities,
+// then once per this many more, at most every kMaxHashInterval ticks.
+constexpr std::uint32_t kEntitiesPerHashedTick = 1000;
+constexpr std::uint32_t kMaxHashInterval = 60;
 
 }  // namespace
+
+std::uint64_t tick_digest(const Game& g) {
+  XXH3_state_t* s = XXH3_createState();
+  XXH3_64bits_reset(s);
+  auto pod = [&](const auto& v) { XXH3_64bits_update(s, &v, sizeof v); };
+  pod(g.tick), pod(g.rng.state), pod(g.rng.inc), pod(g.event_rng.state), pod(g.event_rng.inc);
+  pod(g.food_sources), pod(g.spawn_refused), pod(g.burning.size());
+  for (const Colony& c : g.colonies) pod(c.alive), pod(c.born), pod(c.died.by_cause), pod(c.food), pod(c.delivered), pod(c.queen);
+  for (const ecs::PoolStats* st : g.ecs->all_stats()) pod(st->taken), pod(st->reserved_unused), pod(st->owners), pod(st->total);
+  pod(g.ecs->live_count()), pod(g.ecs->simulated_count()), pod(g.ecs->failed_creates()), pod(g.pending_commands.size());
+  // The simulated entities' bodies (positions, headings, health, ...): the part of the
+  // world that moves every tick, walked densely.
+  const_cast<ColonyEcs&>(*g.ecs).for_each_simulated([&](const Record& r) { pod(r.payload); });
+  std::uint64_t h = XXH3_64bits_digest(s);
+  XXH3_freeState(s);
+  return h;
+}
 
 // [SECTION] Recording
 
 bool Recorder::start(const Game& g, std::string* err, std::uint32_t hash_interval) {
   replay = Replay{};
-  if (hash_interval == 0) hash_interval = g.ecs->live_count() > kLargeWorldEntities ? 30 : 1;
+  if (hash_interval == 0)
+    hash_interval = std::clamp<std::uint32_t>((g.ecs->live_count() + kEntitiesPerHashedTick - 1) / kEntitiesPerHashedTick, 1, kMaxHashInterval);
   replay.hash_interval = hash_interval;
   replay.start_tick = g.tick;
   if (!save_game_to_bytes(g, replay.start_save, err)) return false;
@@ -62,6 +83,7 @@ void Recorder::before_tick(const Game& g) {
 
 void Recorder::after_tick(const Game& g) {
   replay.ticks = g.tick - replay.start_tick;
+  replay.digests.push_back(tick_digest(g));
   if (replay.ticks % replay.hash_interval == 0) replay.hashes.push_back(state_hash(g));
 }
 
@@ -85,7 +107,7 @@ std::unique_ptr<Game> Replayer::start_game(const std::string& name, std::string*
   }
   region[0] = g->region_x, region[1] = g->region_y, region[2] = g->region_w, region[3] = g->region_h;
   next_event = 0;
-  verified = 0;
+  verified = checked = 0;
   diverged = false;
   return g;
 }
@@ -107,7 +129,15 @@ void Replayer::before_tick(Game& g) {
 bool Replayer::after_tick(const Game& g) {
   if (diverged || g.tick <= replay.start_tick) return !diverged;
   std::uint64_t done = g.tick - replay.start_tick;
-  if (done > replay.ticks || done % replay.hash_interval != 0) return true;
+  if (done > replay.ticks) return true;
+  std::uint64_t want_digest = replay.digests[size_t(done - 1)], have_digest = tick_digest(g);
+  if (have_digest != want_digest) {
+    diverged = true;
+    divergence = "tick " + std::to_string(g.tick) + ": tick digest " + hex(have_digest) + ", recorded " + hex(want_digest);
+    return false;
+  }
+  ++checked;
+  if (done % replay.hash_interval != 0) return true;
   std::uint64_t want = replay.hashes[size_t(done / replay.hash_interval - 1)];
   std::uint64_t have = state_hash(g);
   if (have != want) {
@@ -172,6 +202,8 @@ std::vector<std::uint8_t> encode_replay(const Replay& r) {
   }
   w.pod(std::uint64_t(r.hashes.size()));
   for (std::uint64_t h : r.hashes) w.pod(h);
+  w.pod(std::uint64_t(r.digests.size()));
+  for (std::uint64_t h : r.digests) w.pod(h);
 
   std::vector<std::uint8_t> out(kReplayMagic, kReplayMagic + 8);
   out.reserve(kReplayHeaderBytes + body.size());
@@ -239,7 +271,14 @@ bool decode_replay(const std::uint8_t* data, size_t size, const std::string& nam
   if (nhashes > in.left / 8) return fail("bad content: more hashes than the file can hold");
   r.hashes.resize(size_t(nhashes));
   for (std::uint64_t& v : r.hashes) in.pod(v);
+  std::uint64_t ndigests = 0;
+  in.pod(ndigests);
   if (!in.error.empty()) return fail("bad content: " + in.error + " in the hashes");
+  if (ndigests != r.ticks) return fail("bad content: " + std::to_string(ndigests) + " tick digests for " + std::to_string(r.ticks) + " ticks");
+  if (ndigests > in.left / 8) return fail("bad content: more tick digests than the file can hold");
+  r.digests.resize(size_t(ndigests));
+  for (std::uint64_t& v : r.digests) in.pod(v);
+  if (!in.error.empty()) return fail("bad content: " + in.error + " in the tick digests");
   if (in.left != 0) return fail("bad content: " + std::to_string(in.left) + " unread bytes");
   out = std::move(r);
   return true;

@@ -3,14 +3,18 @@
 //
 // What changes a running world from outside is exactly: the commands queued between
 // ticks (tools, spawns, kill-percent; game.h's Command) and the simulation region (the
-// camera). The recorder notes both right before each tick and the state hash after it;
-// a replay file carries the complete save of the world it started from, so playback
-// needs no scenario file and cannot start from the wrong world.
+// camera). The recorder notes both right before each tick; after every tick it notes a
+// tick digest (tick, random streams, colony counters, every pool's counts and the bodies
+// of the simulated entities: cheap next to the tick itself) and, every hash_interval
+// ticks, the full state hash (which walks every entity, tiles and dormant chunks too:
+// ~0.3 us each, so a large world is fully hashed less often). A divergence shows in the
+// digest at the tick it happens (dormant-only changes at the next full hash). A replay file carries the complete save of the world it started from,
+// so playback needs no scenario file and cannot start from the wrong world.
 //
 // File layout: magic "COLONYRP" | u32 version | u32 flags (0) | u64 body bytes |
 //   u64 XXH3-64 of the body | body. The body: hash interval, start tick, ticks recorded,
 //   the starting save (a whole save file), the events (tick, command or region), the
-//   state hashes (one per hash interval, after the tick).
+//   state hashes (one per hash interval, after the tick), the tick digests (one per tick).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -34,13 +38,19 @@ struct ReplayEvent {
 };
 
 struct Replay {
-  std::uint32_t hash_interval = 1;  // a hash after every this many ticks
+  std::uint32_t hash_interval = 1;  // a full state hash after every this many ticks
   std::uint64_t start_tick = 0;
   std::uint64_t ticks = 0;          // ticks recorded
   std::vector<std::uint8_t> start_save;  // the save file of the starting world
   std::vector<ReplayEvent> events;       // in tick order
   std::vector<std::uint64_t> hashes;     // hashes[i]: state after tick start + (i+1) * interval
+  std::vector<std::uint64_t> digests;    // digests[i]: tick_digest after tick start + i + 1
 };
+
+// A cheap digest of what every tick changes (tick, random streams, colony counters,
+// every pool's taken and total counters, entity counts, pending commands, the bodies of
+// the simulated entities).
+std::uint64_t tick_digest(const Game& g);
 
 // Records a running game. Call before_tick right before simulate_tick and after_tick
 // right after it.
@@ -49,7 +59,8 @@ struct Recorder {
   float last_region[4] = {};
 
   // Starts recording from the world as it is now. hash_interval 0 picks one from the
-  // world's size (every tick for ordinary worlds, every 30th for very large ones).
+  // world's size: every tick up to 1,000 entities, then one tick more per thousand
+  // (the default map: every ~26 ticks), at most every 60th tick.
   bool start(const Game& g, std::string* err, std::uint32_t hash_interval = 0);
   void before_tick(const Game& g);
   void after_tick(const Game& g);
@@ -61,9 +72,10 @@ struct Recorder {
 struct Replayer {
   Replay replay;
   size_t next_event = 0;
-  std::uint64_t verified = 0;  // hashes compared equal so far
+  std::uint64_t verified = 0;  // full state hashes compared equal so far
+  std::uint64_t checked = 0;   // ticks whose digest compared equal so far
   bool diverged = false;
-  std::string divergence;      // "tick T: state hash X, recorded Y"
+  std::string divergence;      // "tick T: state hash X, recorded Y" (or "tick digest")
   float region[4] = {};        // the recorded simulation region in force
 
   // Builds the starting world. nullptr with *err on failure.
@@ -71,7 +83,8 @@ struct Replayer {
   // Replaces whatever the player queued with the recorded commands for this tick, and
   // sets the recorded region (whatever the camera asked for).
   void before_tick(Game& g);
-  // Compares the state hash when one was recorded for this tick. False on divergence.
+  // Compares the tick digest, and the state hash when one was recorded for this tick.
+  // False on divergence.
   bool after_tick(const Game& g);
   bool finished(const Game& g) const { return g.tick >= replay.start_tick + replay.ticks; }
   std::uint64_t end_tick() const { return replay.start_tick + replay.ticks; }

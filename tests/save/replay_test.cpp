@@ -30,11 +30,12 @@ void play(Game& g) {
   queue_command(g, c);
 }
 
-// Records 200 ticks of play and returns the recorder and the final hash.
-Recorder record(Game& g, u64 ticks, u64* final_hash) {
+// Records ticks of play and returns the recorder and the final hash (hash_interval 0:
+// the recorder's choice for the world's size).
+Recorder record(Game& g, u64 ticks, u64* final_hash, std::uint32_t hash_interval = 0) {
   Recorder rec;
   std::string err;
-  EXPECT_TRUE(rec.start(g, &err)) << err;
+  EXPECT_TRUE(rec.start(g, &err, hash_interval)) << err;
   for (u64 i = 0; i < ticks; ++i) {
     play(g);
     rec.before_tick(g);
@@ -67,9 +68,10 @@ std::unique_ptr<Game> play_back(Replayer& r, bool meddle) {
 TEST(Replay, PlaysBackToTheSameHashAtEveryTick) {
   auto g = make_from("default.json");
   u64 final_hash = 0;
-  Recorder rec = record(*g, 200, &final_hash);
+  Recorder rec = record(*g, 200, &final_hash, 1);
   EXPECT_EQ(rec.replay.hash_interval, 1u);
   EXPECT_EQ(rec.replay.hashes.size(), 200u);
+  EXPECT_EQ(rec.replay.digests.size(), 200u);
   EXPECT_GE(rec.replay.events.size(), 7u);
   const std::string path = temp_path("play.replay");
   std::string err;
@@ -80,6 +82,7 @@ TEST(Replay, PlaysBackToTheSameHashAtEveryTick) {
   ASSERT_NE(back, nullptr);
   EXPECT_FALSE(r.diverged) << r.divergence;
   EXPECT_EQ(r.verified, 200u);
+  EXPECT_EQ(r.checked, 200u);
   EXPECT_EQ(back->tick, 200u);
   EXPECT_EQ(state_hash(*back), final_hash);
 }
@@ -88,15 +91,23 @@ TEST(Replay, PlayerInputDuringPlaybackChangesNothing) {
   auto g = make_from("default.json");
   u64 final_hash = 0;
   Recorder rec = record(*g, 160, &final_hash);
+  // The default map (~26,000 entities) is fully hashed every ~26th tick, digested every tick.
+  const std::uint32_t interval = rec.replay.hash_interval;
+  EXPECT_GT(interval, 10u);
+  EXPECT_LT(interval, 60u);
+  EXPECT_EQ(rec.replay.hashes.size(), 160u / interval);
   Replayer r;
   r.replay = rec.replay;
   auto back = play_back(r, true);
   ASSERT_NE(back, nullptr);
   EXPECT_FALSE(r.diverged) << r.divergence;
+  EXPECT_EQ(r.checked, 160u);
+  EXPECT_EQ(r.verified, 160u / interval);
   EXPECT_EQ(state_hash(*back), final_hash);
 }
 
 TEST(Replay, AChangedRecordingIsCaughtWhereItDiverges) {
+  // A changed command shows in the tick digest of the very tick it acts in.
   auto g = make_from("default.json");
   u64 final_hash = 0;
   Recorder rec = record(*g, 100, &final_hash);
@@ -107,9 +118,10 @@ TEST(Replay, AChangedRecordingIsCaughtWhereItDiverges) {
     if (e.type == ReplayEvent::Command && e.command.kind == CommandKind::SpawnAnts) e.command.x += 9, moved = true;
   ASSERT_TRUE(moved);
   auto back = play_back(r, false);
+  EXPECT_EQ(r.checked, 40u);
   EXPECT_TRUE(r.diverged);
   EXPECT_EQ(back->tick, 41u);  // the spawn was queued for tick 40: the state after it differs
-  EXPECT_EQ(r.divergence.rfind("tick 41: state hash ", 0), 0u) << r.divergence;
+  EXPECT_EQ(r.divergence.rfind("tick 41: tick digest ", 0), 0u) << r.divergence;
 }
 
 TEST(Replay, StartsFromALoadedSaveMidGame) {
