@@ -1,4 +1,4 @@
-// quicksave_test.cpp — F5 / F9 in the running window (SDL offscreen driver, keys through
+// quicksave_test.cpp — F5 / F9 in the running window (SDL offscreen or dummy driver, keys through
 // SDL's event queue): F5 writes quicksave.colony, F9 brings that world back exactly; a
 // damaged quick save shows an error and leaves the running world untouched; quick load
 // is refused while recording.
