@@ -127,22 +127,6 @@ void EntityStore::destroy(Handle h) {
   --live_;
 }
 
-bool EntityStore::alive(Handle h) const {
-  if (h.index == 0 || h.index > config_.max_entities) return false;
-  const DirEntry& d = directory_[h.index];
-  return Tier(d.tier) != Tier::Free && d.generation == h.generation;
-}
-
-RecordHeader* EntityStore::record_of_index(u32 index) {
-  const DirEntry& d = directory_[index];
-  return at(d.block, d.offset);
-}
-
-RecordHeader* EntityStore::find(Handle h) { return alive(h) ? record_of_index(h.index) : nullptr; }
-const RecordHeader* EntityStore::find(Handle h) const {
-  return const_cast<EntityStore*>(this)->find(h);
-}
-
 RecordHeader* EntityStore::move_chunk(Handle h, u32 new_chunk) {
   if (!alive(h) || new_chunk >= config_.chunk_count) return nullptr;
   DirEntry& d = directory_[h.index];

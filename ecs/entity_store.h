@@ -32,7 +32,9 @@ struct RecordHeader {
   u8 flags;
 };
 
-enum : u8 { kFlagDying = 1 };
+// kFlagInBatch: the record is in the batch a batched release is working on (cleared
+// before it returns).
+enum : u8 { kFlagDying = 1, kFlagInBatch = 2 };
 
 struct DirEntry {
   u32 generation;
@@ -77,12 +79,19 @@ class EntityStore {
   // Frees the record and the index; the index's generation is bumped.
   void destroy(Handle h);
 
-  bool alive(Handle h) const;
+  bool alive(Handle h) const {
+    if (h.index == 0 || h.index > config_.max_entities) return false;
+    const DirEntry& d = directory_[h.index];
+    return Tier(d.tier) != Tier::Free && d.generation == h.generation;
+  }
   // O(1) in both tiers. nullptr for a stale handle.
-  RecordHeader* find(Handle h);
-  const RecordHeader* find(Handle h) const;
+  RecordHeader* find(Handle h) { return alive(h) ? record_of_index(h.index) : nullptr; }
+  const RecordHeader* find(Handle h) const { return const_cast<EntityStore*>(this)->find(h); }
   // Internal: the record of a live index, no generation check.
-  RecordHeader* record_of_index(u32 index);
+  RecordHeader* record_of_index(u32 index) {
+    const DirEntry& d = directory_[index];
+    return at(d.block, d.offset);
+  }
   const DirEntry& dir(u32 index) const { return directory_[index]; }
   DirEntry& dir_mut(u32 index) { return directory_[index]; }
 

@@ -13,6 +13,7 @@
 // Every pool operation is written once, as a template over the component type.
 // None of them allocates: all memory is taken when the world is created.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <span>
@@ -80,7 +81,8 @@ class World {
         store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
                            config.grid.chunk_count(), config.block_records}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
-        pending_(make_buffer<Handle>(config.max_entities)) {}
+        pending_(make_buffer<Handle>(config.max_entities)),
+        batch_records_(make_buffer<Record*>(config.max_entities)) {}
 
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -234,86 +236,52 @@ class World {
   }
 
   // Deferred destruction: the entity stays alive and resolvable until apply_destructions().
+  // The dying flag is set in the directory and mirrored in the record header, so a system
+  // walking records can skip the dead without a directory lookup.
   Result queue_destroy(Handle h) {
     if (!alive(h)) return Result::StaleHandle;
     DirEntry& d = store_.dir_mut(h.index);
     if (d.flags & kFlagDying) return Result::AlreadyQueued;
     d.flags |= kFlagDying;
+    store_.record_of_index(h.index)->flags |= kFlagDying;
     d.queue_pos = pending_count_;
     pending_[pending_count_++] = h;
     return Result::Ok;
   }
   std::span<const Handle> pending_destructions() const { return {pending_.get(), pending_count_}; }
 
-  // The one point in a tick where queued deaths happen: every pool releases the whole
-  // batch at once (see release_batch), then the records are freed.
+  // The one point in a tick where queued deaths happen, in three passes over the batch:
+  //   1. mark   — each victim's record is visited once: it joins the batch (a directory
+  //               flag) and every pool counts its entries; no pool entry is touched;
+  //   2. close  — each pool closes its holes (see close_holes), touching each victim
+  //               entry once, when a survivor moves into it;
+  //   3. free   — the store frees the records.
+  // A batch is a chain of cache misses (directory entry, record, scattered pool entries,
+  // the owners rewired), so each pass prefetches what it will need kPrefetchAhead
+  // victims later: the misses overlap instead of following one another.
   u32 apply_destructions() {
     u32 n = pending_count_;
     if (n == 0) return 0;
     std::span<const Handle> batch{pending_.get(), n};
-    (release_batch<Cs>(batch), ...);
-    for (Handle h : batch) store_.destroy(h);
+    u32 m = mark_batch<Cs...>(batch);
+    (close_holes<Cs>(m, ReleaseStrategy::Auto), ...);
+    unmark_batch(m);
+    free_batch(batch);
     pending_count_ = 0;
     return n;
   }
 
   // Releases every slot in pool C of every entity in the batch (duplicates and stale
-  // handles are ignored). First every victim entry is marked dead through its
-  // back-pointer; then the holes are closed in one of two ways, each moving every
-  // survivor at most once:
-  //   tail fill — the live entries past the new end move into the holes below it;
-  //   compact   — one stable sweep from the first hole, survivors slide down in order.
+  // handles are ignored), with the same mark and close passes.
   template <class C>
   void release_batch(std::span<const Handle> batch, ReleaseStrategy strategy = ReleaseStrategy::Auto) {
-    Pool<C>& p = pool<C>();
-    u32 dead = 0, first_hole = kNone;
-    for (Handle h : batch) {
-      Record* r = find(h);
-      if (!r) continue;
-      auto& l = list<C>(*r);
-      if (l.reserved == 0 || p.owners[l.slot[0]].owner_index == 0) continue;  // empty or seen
-      p.leave_histogram(l);
-      p.stats.reserved_unused -= u32(l.reserved - l.added);
-      for (u32 k = 0; k < l.reserved; ++k) {
-        u32 s = l.slot[k];
-        p.owners[s].owner_index = 0;
-        if (s < first_hole) first_hole = s;
-      }
-      dead += l.reserved;
+    // The record scratch holds max_entities; a longer batch (duplicates) goes in parts.
+    const size_t part = store_.max_entities() ? store_.max_entities() : 1;
+    for (size_t at = 0; at < batch.size(); at += part) {
+      u32 m = mark_batch<C>(batch.subspan(at, std::min(part, batch.size() - at)));
+      close_holes<C>(m, strategy);
+      unmark_batch(m);
     }
-    if (dead == 0) return;
-    u32 taken = p.stats.taken, new_taken = taken - dead;
-    bool compact = strategy == ReleaseStrategy::Compact ||
-                   (strategy == ReleaseStrategy::Auto && u64(taken - first_hole) <= u64(dead) * kCompactFactor);
-    if (compact) {
-      u32 w = first_hole;
-      for (u32 s = first_hole; s < taken; ++s) {
-        if (p.owners[s].owner_index == 0) continue;
-        if (s != w) { p.move_entry(s, w); rewire(p, w); }
-        ++w;
-      }
-    } else {
-      u32 tail = taken;
-      for (Handle h : batch) {
-        Record* r = find(h);
-        if (!r) continue;
-        auto& l = list<C>(*r);
-        for (u32 k = 0; k < l.reserved; ++k) {
-          u32 hole = l.slot[k];
-          if (hole >= new_taken) continue;
-          do { --tail; } while (p.owners[tail].owner_index == 0);
-          p.move_entry(tail, hole);
-          rewire(p, hole);
-        }
-        l.reserved = l.added = 0;  // a duplicate of h later in the batch finds nothing
-      }
-    }
-    for (Handle h : batch) {
-      if (Record* r = find(h)) list<C>(*r).reserved = list<C>(*r).added = 0;
-    }
-    p.stats.taken = new_taken;
-    p.count(&PoolCounters::removes, dead);
-    last_strategy_[index_of<C>()] = compact ? ReleaseStrategy::Compact : ReleaseStrategy::TailFill;
   }
   template <class C> ReleaseStrategy last_release_strategy() const { return last_strategy_[index_of<C>()]; }
 
@@ -403,6 +371,162 @@ class World {
     list<C>(*as_record(store_.record_of_index(bp.owner_index))).slot[bp.local] = s;
     p.count(&PoolCounters::rewires);
   }
+  // [SECTION] Batched release internals
+
+  // How many victims (or pool entries) ahead the batch passes prefetch.
+  static constexpr u32 kPrefetchAhead = 16;
+
+  // Pass 1 for pools Ps: resolves each handle once and notes, per pool, how many
+  // entries the batch frees and where the lowest one is. It reads only the records (the
+  // slot lists); the pool entries are touched once, in close_holes. A record is kept in
+  // batch_records_ once (kFlagInBatch marks it while the batch runs). Returns how many.
+  template <class... Ps>
+  u32 mark_batch(std::span<const Handle> batch) {
+    u32 n = u32(batch.size()), m = 0;
+    Record** recs = batch_records_.get();
+    (reset_marks<Ps>(), ...);
+    for (u32 i = 0; i < n; ++i) {
+      if (i + 2 * kPrefetchAhead < n) prefetch_dir(batch[i + 2 * kPrefetchAhead].index);
+      if (i + kPrefetchAhead < n) prefetch_record(batch[i + kPrefetchAhead]);
+      Record* r = find(batch[i]);
+      if (!r) continue;
+      DirEntry& d = store_.dir_mut(r->header.handle.index);
+      if (d.flags & kFlagInBatch) continue;  // a duplicate
+      if ((count_dead<Ps>(*r) | ...)) {
+        d.flags |= kFlagInBatch;
+        recs[m++] = r;
+      }
+    }
+    return m;
+  }
+  template <class C>
+  void reset_marks() {
+    mark_dead_[index_of<C>()] = 0;
+    mark_first_hole_[index_of<C>()] = kNone;
+  }
+  // Adds r's entries in pool C to the batch's count; false when it holds none there.
+  template <class C>
+  bool count_dead(Record& r) {
+    constexpr size_t I = index_of<C>();
+    Pool<C>& p = pool<C>();
+    auto& l = list<C>(r);
+    if (l.reserved == 0) return false;
+    p.leave_histogram(l);
+    p.stats.reserved_unused -= u32(l.reserved - l.added);
+    u32 first = mark_first_hole_[I];
+    for (u32 k = 0; k < l.reserved; ++k) first = l.slot[k] < first ? l.slot[k] : first;
+    mark_first_hole_[I] = first;
+    mark_dead_[I] += l.reserved;
+    return true;
+  }
+  // Whether the entry belongs to an entity of the batch being released. Entries of one
+  // owner sit in runs, so the directory line is usually in cache already.
+  bool in_batch(const BackPointer& bp) const { return store_.dir(bp.owner_index).flags & kFlagInBatch; }
+  // Ends a batch: the records leave it (their flag is cleared).
+  void unmark_batch(u32 m) {
+    for (u32 i = 0; i < m; ++i) store_.dir_mut(batch_records_[i]->header.handle.index).flags &= u8(~kFlagInBatch);
+  }
+
+  // Pass 2 for pool C over the marked records batch_records_[0, m): closes the holes in
+  // one of two ways, each moving every survivor at most once:
+  //   tail fill — the live entries past the new end move into the holes below it
+  //               (work ~ holes);
+  //   compact   — one stable sweep from the first hole, survivors slide down in order
+  //               (work ~ pool tail; keeps each entity's entries in their order).
+  template <class C>
+  void close_holes(u32 m, ReleaseStrategy strategy) {
+    constexpr size_t I = index_of<C>();
+    Pool<C>& p = pool<C>();
+    Record** recs = batch_records_.get();
+    u32 dead = mark_dead_[I], first_hole = mark_first_hole_[I];
+    if (dead == 0) return;
+    u32 taken = p.stats.taken, new_taken = taken - dead;
+    bool compact = strategy == ReleaseStrategy::Compact ||
+                   (strategy == ReleaseStrategy::Auto && u64(taken - first_hole) <= u64(dead) * kCompactFactor);
+    u64 rewires = 0;
+    if (compact) {
+      u32 w = first_hole;
+      for (u32 s = first_hole; s < taken; ++s) {
+        if (s + 2 * kPrefetchAhead < taken) prefetch_dir(p.owners[s + 2 * kPrefetchAhead].owner_index);
+        if (s + kPrefetchAhead < taken) prefetch_owner_record(p, s + kPrefetchAhead);
+        if (in_batch(p.owners[s])) continue;
+        if (s != w) {
+          p.move_entry(s, w);
+          point_owner_at(p, w);
+          ++rewires;
+        }
+        ++w;
+      }
+    } else {
+      u32 tail = taken;
+      for (u32 i = 0; i < m; ++i) {
+        if (i + kPrefetchAhead < m) prefetch_entries<C>(*recs[i + kPrefetchAhead], true);
+        auto& l = list<C>(*recs[i]);
+        for (u32 k = 0; k < l.reserved; ++k) {
+          u32 hole = l.slot[k];
+          if (hole >= new_taken) continue;
+          do { --tail; } while (in_batch(p.owners[tail]));
+          if (tail >= kPrefetchAhead) prefetch_owner_record(p, tail - kPrefetchAhead);
+          p.move_entry(tail, hole);
+          point_owner_at(p, hole);
+          ++rewires;
+        }
+      }
+    }
+    for (u32 i = 0; i < m; ++i) list<C>(*recs[i]).reserved = list<C>(*recs[i]).added = 0;
+    p.stats.taken = new_taken;
+    p.count(&PoolCounters::removes, dead);
+    p.count(&PoolCounters::rewires, rewires);
+    last_strategy_[I] = compact ? ReleaseStrategy::Compact : ReleaseStrategy::TailFill;
+  }
+
+  // Pass 3: frees the records, prefetching the directory entries the chunk-membership
+  // unlink of a later victim will touch.
+  void free_batch(std::span<const Handle> batch) {
+    u32 n = u32(batch.size());
+    for (u32 i = 0; i < n; ++i) {
+      if (i + kPrefetchAhead < n && store_.alive(batch[i + kPrefetchAhead])) {
+        const DirEntry& d = store_.dir(batch[i + kPrefetchAhead].index);
+        prefetch_dir(d.sim_prev);
+        prefetch_dir(d.sim_next);
+      }
+      store_.destroy(batch[i]);
+    }
+  }
+
+  // Prefetch helpers: each names one line the batch passes will touch soon.
+  void prefetch_dir(u32 index) const {
+    if (index != 0 && index <= store_.max_entities()) __builtin_prefetch(&store_.dir(index));
+  }
+  void prefetch_record(Handle h) {
+    if (!store_.alive(h)) return;
+    const char* r = reinterpret_cast<const char*>(store_.record_of_index(h.index));
+    for (size_t off = 0; off < sizeof(Record); off += 64) __builtin_prefetch(r + off, 1);
+  }
+  // Every back-pointer of a record's slot list in pool C (and the component with items).
+  template <class C>
+  void prefetch_entries(const Record& r, bool items) {
+    const auto& l = list<C>(r);
+    Pool<C>& p = pool<C>();
+    for (u32 k = 0; k < l.reserved; ++k) {
+      __builtin_prefetch(&p.owners[l.slot[k]], 1);
+      if (items) __builtin_prefetch(&p.items[l.slot[k]], 1);
+    }
+  }
+  // The owner record of entry s, once per run of entries with the same owner.
+  template <class C>
+  void prefetch_owner_record(Pool<C>& p, u32 s) {
+    u32 o = p.owners[s].owner_index;
+    if (o == 0 || (s > 0 && p.owners[s - 1].owner_index == o)) return;
+    __builtin_prefetch(store_.record_of_index(o), 1);
+  }
+  // rewire() without its per-entry counter: the batch passes count once at the end.
+  template <class C>
+  void point_owner_at(Pool<C>& p, u32 s) {
+    const BackPointer& bp = p.owners[s];
+    list<C>(*as_record(store_.record_of_index(bp.owner_index))).slot[bp.local] = s;
+  }
+
   // Frees entry s by moving the pool's last entry into it and rewiring that entry's owner.
   template <class C>
   void swap_remove_entry(Pool<C>& p, u32 s) {
@@ -429,6 +553,7 @@ class World {
     pending_[d.queue_pos] = last;
     store_.dir_mut(last.index).queue_pos = d.queue_pos;
     d.flags &= u8(~kFlagDying);
+    store_.record_of_index(index)->flags &= u8(~kFlagDying);
   }
   template <class C>
   void set_owner_chunk(Record& r) {
@@ -455,6 +580,7 @@ class World {
     if (store_.record_of_index(h.index) != &r.header) v.report("", kNone, h, "directory does not point at the record");
     if (Tier(r.header.tier) != tier || Tier(d.tier) != tier) v.report("", kNone, h, "tier disagrees with the storage holding the record");
     if (r.header.chunk != d.chunk) v.report("", kNone, h, "record chunk disagrees with the directory");
+    if ((r.header.flags & kFlagDying) != (d.flags & kFlagDying)) v.report("", kNone, h, "record's dying flag disagrees with the directory");
     if (tier == Tier::Dormant && r.header.chunk != chunk) v.report("", kNone, h, "dormant record stored in chunk " + std::to_string(chunk) + " but says chunk " + std::to_string(r.header.chunk));
     (validate_slots<Cs>(v, r), ...);
   }
@@ -569,6 +695,9 @@ class World {
   EntityStore store_;
   std::tuple<Pool<Cs>...> pools_;
   Buffer<Handle> pending_;
+  // Scratch of the batched release (not state: meaningless between calls).
+  Buffer<Record*> batch_records_;
+  std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};
   u32 pending_count_ = 0;
   u64 failed_creates_ = 0;
   std::array<ReleaseStrategy, kPoolCount> last_strategy_{};

@@ -304,3 +304,28 @@ TEST(Iteration, PoolChangesChunkMovesAndCreationDuringTheWalkAreSafe) {
 }
 
 }  // namespace
+
+namespace {
+
+// Systems walking records skip the dead by the record header's flag; it must follow the
+// directory's through queue_destroy and a destroy that takes the entity off the queue.
+TEST(Destruction, DyingFlagIsMirroredInTheRecordHeader) {
+  TestWorld w(make_config(100, 1000, 100, 100));
+  Handle a = w.create(0, Tier::Simulated, 0, Pos{0, 0, 1});
+  Handle b = w.create(1, Tier::Dormant, 0, Pos{0, 0, 2});
+  EXPECT_FALSE(w.find(a)->header.flags & ecs::kFlagDying);
+  ASSERT_EQ(w.queue_destroy(a), Result::Ok);
+  ASSERT_EQ(w.queue_destroy(b), Result::Ok);
+  EXPECT_TRUE(w.find(a)->header.flags & ecs::kFlagDying);
+  EXPECT_TRUE(w.find(b)->header.flags & ecs::kFlagDying);
+  EXPECT_TRUE(w.validate().empty());
+  // The dormant record moves between chunk storages; the flag travels with it.
+  ASSERT_EQ(w.move_chunk(b, 2), Result::Ok);
+  EXPECT_TRUE(w.find(b)->header.flags & ecs::kFlagDying);
+  ASSERT_EQ(w.destroy(a), Result::Ok);
+  EXPECT_TRUE(w.validate().empty());
+  EXPECT_EQ(w.apply_destructions(), 1u);
+  EXPECT_FALSE(w.alive(b));
+}
+
+}  // namespace
