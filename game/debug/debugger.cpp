@@ -143,17 +143,6 @@ const char* tier_name(ecs::Tier t) {
   return "free";
 }
 
-const char* state_name(AntState s) {
-  switch (s) {
-    case AntState::Searching: return "searching";
-    case AntState::Returning: return "returning";
-    case AntState::Fighting: return "fighting";
-    case AntState::Fleeing: return "fleeing";
-    case AntState::Idle: return "idle";
-  }
-  return "?";
-}
-
 }  // namespace
 
 // [SECTION] Stress actions

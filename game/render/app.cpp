@@ -152,9 +152,7 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
   ImGui_ImplSDL2_InitForSDLRenderer(app.window);
   ImGui_ImplSDLRenderer_Init(app.renderer);
   app.imgui_ready = true;
-#ifdef COLONY_HAS_DEBUGGER
   debugger_init(app.debugger, config.debug_ui);
-#endif
 
   int ow = w, oh = h;
   SDL_GetRendererOutputSize(app.renderer, &ow, &oh);
@@ -319,9 +317,7 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
 
 void app_handle_event(App& app, const SDL_Event& e) {
   if (app.imgui_ready) ImGui_ImplSDL2_ProcessEvent(&e);
-#ifdef COLONY_HAS_DEBUGGER
   if (debugger_handle_key(app.debugger, e)) return;
-#endif
   bool ui_mouse = app.imgui_ready && ImGui::GetIO().WantCaptureMouse;
   bool ui_keys = app.imgui_ready && ImGui::GetIO().WantTextInput;
   Camera& cam = app.camera;
@@ -407,9 +403,7 @@ uint32_t run_ticks(App& app, double dt) {
     if (app.before_tick) app.before_tick(g);
     simulate_tick(g);
     if (app.after_tick) app.after_tick(g);
-#ifdef COLONY_HAS_DEBUGGER
     debugger_after_tick(app.debugger, g);
-#endif
   }
   app.stats.sim_ms = ms_since(t0);
   take_blasts(app.effects, g);
@@ -540,9 +534,7 @@ bool app_frame(App& app) {
   in.camera = &app.camera;
   in.detail = detail_for_zoom(app.camera.zoom);
   in.highlight = app.selected;
-#ifdef COLONY_HAS_DEBUGGER
   if (Handle h = debugger_highlight(app.debugger); !h.is_null()) in.highlight = h;
-#endif
   in.seconds = float(app.seconds);
   in.atlas = &app.atlas;
   if (!app.skip_world) {
@@ -566,10 +558,8 @@ bool app_frame(App& app) {
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
   if (!app.skip_ui) draw_ui(app);
-#ifdef COLONY_HAS_DEBUGGER
   FrameTimes ft{app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms, app.stats.fps, app.stats.tps};
   draw_debugger(app.debugger, g, ft, app.link);
-#endif
   ImGui::Render();
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
   double ui_ms = ms_since(t_ui);

@@ -21,9 +21,7 @@
 #include "terrain_layer.h"
 #include "world_batch.h"
 
-#ifdef COLONY_HAS_DEBUGGER
 #include "debugger.h"
-#endif
 
 namespace colony::render {
 
@@ -46,16 +44,6 @@ struct WindowConfig {
 enum class Tool : uint8_t { Select = 0, Bomb, BigBomb, Ignite, Food, PaintWater, PaintRock, PaintGrass, Spawn, Count };
 const char* tool_name(Tool t);
 
-// Mirror of DebugLink for builds without the debugger.
-#ifndef COLONY_HAS_DEBUGGER
-struct DebugLink {
-  Handle selected;
-  bool camera_jump = false;
-  float camera_x = 0, camera_y = 0;
-  bool pause_request = false;
-  std::string load_scenario;
-};
-#endif
 
 // Frame timings (ms) and rates, smoothed for display.
 struct FrameStats {
@@ -126,9 +114,7 @@ struct App {
   std::function<void(Game&)> before_tick, after_tick;
 
   DebugLink link;
-#ifdef COLONY_HAS_DEBUGGER
   Debugger debugger;
-#endif
 };
 
 // Creates the window, renderer, ImGui and the game. On failure returns false with one

@@ -220,17 +220,6 @@ void draw_hud(App& app) {
 
 // [SECTION] Inspector
 
-const char* state_name(AntState s) {
-  switch (s) {
-    case AntState::Searching: return "searching";
-    case AntState::Returning: return "returning";
-    case AntState::Fighting: return "fighting";
-    case AntState::Fleeing: return "fleeing";
-    case AntState::Idle: return "idle";
-  }
-  return "?";
-}
-
 void draw_inspector(App& app) {
   Game& g = *app.game;
   if (app.selected.is_null()) return;

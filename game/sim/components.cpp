@@ -16,4 +16,15 @@ const char* kind_name(Kind k) {
   return "?";
 }
 
+const char* state_name(AntState s) {
+  switch (s) {
+    case AntState::Searching: return "searching";
+    case AntState::Returning: return "returning";
+    case AntState::Fighting: return "fighting";
+    case AntState::Fleeing: return "fleeing";
+    case AntState::Idle: return "idle";
+  }
+  return "?";
+}
+
 }  // namespace colony

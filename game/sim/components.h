@@ -60,6 +60,7 @@ struct Sensor {
 static_assert(sizeof(Sensor) <= 16);
 
 enum class AntState : u8 { Searching, Returning, Fighting, Fleeing, Idle };
+const char* state_name(AntState s);
 
 // Per-entity payload stored in the entity record (both tiers). Positions are in cells.
 struct Body {
