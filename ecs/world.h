@@ -70,6 +70,10 @@ class World {
     ChunkGrid grid;
     std::array<u32, kPoolCount> pool_capacity{};
     u32 block_records = 32;
+    // A batch of at most this many entities is released one entity at a time by
+    // swap-with-last (as destroy() does): for a few victims that beats the batch's extra
+    // passes. Larger batches take the batched release (tail fill or compaction).
+    u32 swap_release_max = 256;
   };
 
   // Compaction is chosen when the pool tail it must walk is at most this many times
@@ -82,7 +86,8 @@ class World {
                            config.grid.chunk_count(), config.block_records}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
         pending_(make_buffer<Handle>(config.max_entities)),
-        batch_records_(make_buffer<Record*>(config.max_entities)) {}
+        batch_records_(make_buffer<Record*>(config.max_entities)),
+        swap_release_max_(config.swap_release_max) {}
 
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -263,6 +268,15 @@ class World {
     u32 n = pending_count_;
     if (n == 0) return 0;
     std::span<const Handle> batch{pending_.get(), n};
+    if (n <= swap_release_max_) {
+      for (Handle h : batch) {
+        Record* r = find(h);
+        (release_list<Cs>(*r), ...);
+      }
+      free_batch(batch);
+      pending_count_ = 0;
+      return n;
+    }
     u32 m = mark_batch<Cs...>(batch);
     (close_holes<Cs>(m, ReleaseStrategy::Auto), ...);
     unmark_batch(m);
@@ -697,6 +711,7 @@ class World {
   Buffer<Handle> pending_;
   // Scratch of the batched release (not state: meaningless between calls).
   Buffer<Record*> batch_records_;
+  u32 swap_release_max_ = 256;
   std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};
   u32 pending_count_ = 0;
   u64 failed_creates_ = 0;

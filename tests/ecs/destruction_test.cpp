@@ -329,3 +329,46 @@ TEST(Destruction, DyingFlagIsMirroredInTheRecordHeader) {
 }
 
 }  // namespace
+
+namespace {
+
+// Builds the same 60 entities in w; returns their handles.
+std::vector<Handle> populate(TestWorld& w) {
+  std::vector<Handle> hs;
+  for (u32 i = 0; i < 60; ++i) {
+    Handle h = w.create(i % 8, Tier::Simulated, 0, Pos{0, 0, i});
+    EXPECT_EQ(give<Piece>(w, h, 1 + i % 12, i * 100), Result::Ok);
+    hs.push_back(h);
+  }
+  return hs;
+}
+
+std::vector<u32> piece_tags_in_pool_order(TestWorld& w) {
+  std::vector<u32> out;
+  for (u32 s = 0; s < w.stats<Piece>().taken; ++s) out.push_back(w.pool<Piece>().items[s].tag);
+  return out;
+}
+
+// A batch no larger than swap_release_max is released exactly as destroy() would, one
+// victim at a time; a larger threshold of 0 sends the same batch through the batched path.
+TEST(Destruction, SmallBatchesReleaseOneAtATime) {
+  auto config = make_config(100, 1000, 100, 100);
+  config.swap_release_max = 16;
+  TestWorld queued(config), direct(config), batched(make_config(100, 1000, 100, 100));
+  std::vector<Handle> a = populate(queued), b = populate(direct), c = populate(batched);
+  const u32 victims[] = {3, 17, 40, 8, 55, 21, 30, 0, 12, 44};
+  for (u32 v : victims) {
+    ASSERT_EQ(queued.queue_destroy(a[v]), Result::Ok);
+    ASSERT_EQ(batched.queue_destroy(c[v]), Result::Ok);
+    ASSERT_EQ(direct.destroy(b[v]), Result::Ok);
+  }
+  EXPECT_EQ(queued.apply_destructions(), 10u);
+  EXPECT_EQ(batched.apply_destructions(), 10u);
+  EXPECT_EQ(piece_tags_in_pool_order(queued), piece_tags_in_pool_order(direct));
+  EXPECT_NE(piece_tags_in_pool_order(batched), piece_tags_in_pool_order(direct));
+  EXPECT_EQ(queued.stats<Piece>().taken, batched.stats<Piece>().taken);
+  EXPECT_TRUE(queued.validate().empty());
+  for (u32 v : victims) EXPECT_FALSE(queued.alive(a[v]));
+}
+
+}  // namespace

@@ -130,9 +130,16 @@ struct Model {
 
 // [SECTION] The run: one function per operation
 
+// Batches of up to 8 victims release one at a time, larger ones in a batch: both paths run.
+TestWorld::Config diff_config() {
+  TestWorld::Config c = make_config(kMaxEntities, kCapacity[0], kCapacity[1], kCapacity[2], kCells, kChunkCells);
+  c.swap_release_max = 8;
+  return c;
+}
+
 struct DiffRun {
   Rng rng;
-  TestWorld w{make_config(kMaxEntities, kCapacity[0], kCapacity[1], kCapacity[2], kCells, kChunkCells)};
+  TestWorld w{diff_config()};
   Model m;
   u32 next_tag = 1;
   u64 op = 0;
