@@ -564,9 +564,14 @@ void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
                        ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
     ImGui::SameLine();
   }
-  ImGui::Text("%s of colony %u   state %s", kind_name(b.kind), unsigned(b.colony), state_name(b.state));
-  if (b.lifespan == ~u32(0)) ImGui::Text("age %u ticks (no age limit)   health %u", b.age, unsigned(b.health));
-  else ImGui::Text("age %u / %u ticks   health %u", b.age, b.lifespan, unsigned(b.health));
+  // Colony numbers are shown from 1, as in the HUD; caste, state, age and health are ants' only.
+  if (is_ant(b.kind)) {
+    ImGui::Text("%s of colony %u   state %s", kind_name(b.kind), unsigned(b.colony) + 1, state_name(b.state));
+    if (b.lifespan == ~u32(0)) ImGui::Text("age %u ticks (no age limit)   health %u", b.age, unsigned(b.health));
+    else ImGui::Text("age %u / %u ticks   health %u", b.age, b.lifespan, unsigned(b.health));
+  } else {
+    ImGui::Text("%s", kind_name(b.kind));
+  }
   ImGui::Text("pos (%.1f, %.1f)   heading %.2f", b.x, b.y, b.heading);
   if (is_ant(b.kind)) ImGui::Text("legs %u   antennae %u   carrying %u", unsigned(b.legs), unsigned(b.antennae), unsigned(b.carrying));
   if (b.kind == Kind::Food || b.kind == Kind::Corpse) ImGui::Text("amount %u", b.amount);

@@ -231,7 +231,8 @@ void draw_inspector(App& app) {
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
   if (ImGui::Begin("##inspector", nullptr, flags)) {
-    ImGui::TextColored(colony_imcolor(g, b.colony), "%s of colony %d", kind_name(b.kind), int(b.colony) + 1);
+    if (is_ant(b.kind)) ImGui::TextColored(colony_imcolor(g, b.colony), "%s of colony %d", kind_name(b.kind), int(b.colony) + 1);
+    else ImGui::TextUnformatted(kind_name(b.kind));
     ImGui::Text("entity %u (gen %u), %s", app.selected.index, app.selected.generation,
                 r->header.tier == u8(ecs::Tier::Simulated) ? "simulated" : "dormant");
     if (is_ant(b.kind)) {
