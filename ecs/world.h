@@ -9,6 +9,7 @@
 //   [SECTION] Iteration and spatial queries
 //   [SECTION] Stats
 //   [SECTION] Validator
+//   [SECTION] Batched release internals (private)
 //
 // Every pool operation is written once, as a template over the component type.
 // None of them allocates: all memory is taken when the world is created.
