@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/sdl_input.h"
 #include "app.h"
 #include "window.h"
 
@@ -97,17 +98,7 @@ struct Harness {
   }
 
   void push(SDL_Event& e) { ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError(); }
-  void key(SDL_Keycode k) {
-    for (Uint32 type : {Uint32(SDL_KEYDOWN), Uint32(SDL_KEYUP)}) {
-      SDL_Event e{};
-      e.type = type;
-      e.key.windowID = SDL_GetWindowID(app.window);
-      e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
-      e.key.keysym.sym = k;
-      e.key.keysym.scancode = SDL_GetScancodeFromKey(k);
-      push(e);
-    }
-  }
+  void key(SDL_Keycode k) { ASSERT_TRUE(colony_test::push_key_press(app.window, k)) << SDL_GetError(); }
   // A left click at a world position (converted with the current camera).
   void click(float wx, float wy) {
     for (Uint32 type : {Uint32(SDL_MOUSEBUTTONDOWN), Uint32(SDL_MOUSEBUTTONUP)}) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../common/sdl_input.h"
 #include "app.h"
 #include "save.h"
 
@@ -35,15 +36,7 @@ struct Window {
     for (int i = 0; i < n; ++i) app_frame(app);
   }
   void key(SDL_Keycode k) {
-    for (Uint32 type : {Uint32(SDL_KEYDOWN), Uint32(SDL_KEYUP)}) {
-      SDL_Event e{};
-      e.type = type;
-      e.key.windowID = SDL_GetWindowID(app.window);
-      e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
-      e.key.keysym.sym = k;
-      e.key.keysym.scancode = SDL_GetScancodeFromKey(k);
-      SDL_PushEvent(&e);
-    }
+    EXPECT_TRUE(colony_test::push_key_press(app.window, k)) << SDL_GetError();
     app_frame(app);  // the frame that handles the key
   }
 };
