@@ -2,10 +2,11 @@
 // (make_game, simulate_tick, queue_command from game/sim/game.h):
 //   tick/full/<N>          N ants, every chunk simulated; counter ticks_per_s
 //   tick/chunked/<N>       N ants alive, a small simulation region; counter ticks_per_s
-//   tick/bomb/<N>          a bomb that kills about N ants; counter ms = destruction and
-//                          rewiring (the engine's apply_destructions) for that bomb's
-//                          victims, system_ms = the game's whole Destroy system
-//                          (apply_deaths: the same plus spawning the corpses)
+//   tick/bomb/<N>          a tick in which a bomb kills about N ants; counter ms = that
+//                          tick's destruction and rewiring (the Destroy system: the
+//                          engine's apply_destructions), system_ms = the same plus the
+//                          Corpses system
+//   tick/bomb_cold/<N>     the same release with the caches flushed after the bomb
 //
 // Table of contents
 //   [SECTION] Scenarios: the shipped benchmark scenarios, scaled to the asked size
@@ -172,48 +173,60 @@ float radius_for(Game& g, float x, float y, u32 victims) {
 
 // A fresh world per run (Google Benchmark calls this once per repetition: the bombs
 // run a fixed count). Each iteration drops one bomb on the next colony's nest, sized so
-// that it kills about `victims` ants. The bomb itself (apply_bomb: finding the victims
-// through the chunk grid, maiming the ring, fire, scent) queues the deaths; the timed
-// region (ms) is the destruction and rewiring: the batched release of every victim's
-// pieces, volumes and sensors and the store's frees. system_ms adds the corpses the
-// game's Destroy system spawns for the dead. It is timed with the
-// thread's CPU clock rather than read from the game's wall-clock system timer, which on
-// a loaded machine mostly measures the scheduler. In a real tick the whole simulation
-// runs between the bomb and the Destroy system, so the caches are flushed first
-// (apply_bomb has just walked every victim, which would flatter the release). The world
-// then ticks on (untimed) to the next bomb.
+// that it kills about `victims` ants, and measures the destruction and rewiring: the
+// engine's apply_destructions (every victim's pieces, volumes and sensors released,
+// survivors rewired, records freed), timed with the thread's CPU clock.
+//
+// tick/bomb — the bomb is a command inside a real tick, exactly as a player's bomb:
+//   the Simulate system explodes it (finding the victims through the chunk grid,
+//   maiming the ring, fire, scent), the rest of the tick runs, then the Destroy system
+//   releases the dead. ms is that tick's Destroy system; system_ms adds the Corpses
+//   system (the game spawning what the dead leave behind).
+// tick/bomb_cold — the same release with every cache flushed between the bomb and the
+//   release: a bound for a tick whose other systems evicted everything the bomb touched.
+// The world then ticks on (untimed) to the next bomb.
 constexpr u32 kBombsPerRun = 4;  // one per nest of the four-colony scenario
 
-void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny) {
+void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny, bool cold) {
   std::string err;
   std::unique_ptr<Game> game = colony::make_game(s, s.seed, &err);
   require(game != nullptr, err.c_str());
   Game& g = *game;
   while (g.tick < kWarmupTicks) colony::simulate_tick(g);
-  double destroy_s = 0, system_s = 0;
+  double destroy_ms = 0, system_ms = 0;
   u64 bombs = 0, killed = 0;
   for (auto _ : st) {
     const colony::Colony& c = g.colonies[bombs % g.colonies.size()];
     float r = radius_for(g, c.nest_x, c.nest_y, victims);
-    colony::Blast blast = colony::apply_bomb(g, c.nest_x, c.nest_y, r, 1.6f * r);
-    flush_caches();
-    // The engine's part (every victim's slots released, survivors rewired, records
-    // freed), then the rest of the game's Destroy system (corpses for the dead).
-    double t0 = thread_seconds();
-    g.ecs->apply_destructions();
-    double t1 = thread_seconds();
-    colony::apply_deaths(g);
-    double t2 = thread_seconds();
-    st.SetIterationTime(t1 - t0);
-    destroy_s += t1 - t0;
-    system_s += t2 - t0;
-    killed += blast.killed;
+    double destroy = 0, system = 0;
+    if (cold) {
+      colony::Blast blast = colony::apply_bomb(g, c.nest_x, c.nest_y, r, 1.6f * r);
+      flush_caches();
+      double t0 = thread_seconds();
+      g.ecs->apply_destructions();
+      double t1 = thread_seconds();
+      colony::spawn_corpses(g);
+      double t2 = thread_seconds();
+      destroy = (t1 - t0) * 1e3;
+      system = (t2 - t0) * 1e3;
+      killed += blast.killed;
+      colony::simulate_tick(g);
+    } else {
+      colony::queue_command(g, colony::Command{colony::CommandKind::Bomb, c.nest_x, c.nest_y, r});
+      colony::simulate_tick(g);
+      destroy = g.times.last_ms[colony::SystemTimes::Destroy];
+      system = destroy + g.times.last_ms[colony::SystemTimes::Corpses];
+      killed += g.blasts.empty() ? 0 : g.blasts.back().killed;
+    }
+    st.SetIterationTime(destroy * 1e-3);
+    destroy_ms += destroy;
+    system_ms += system;
     ++bombs;
     colony::simulate_tick(g);
   }
   if (!checked(st, g, tiny)) return;
-  st.counters["ms"] = bombs ? destroy_s * 1e3 / double(bombs) : 0.0;
-  st.counters["system_ms"] = bombs ? system_s * 1e3 / double(bombs) : 0.0;
+  st.counters["ms"] = bombs ? destroy_ms / double(bombs) : 0.0;
+  st.counters["system_ms"] = bombs ? system_ms / double(bombs) : 0.0;
   st.counters["killed"] = bombs ? double(killed) / double(bombs) : 0.0;
 }
 
@@ -240,10 +253,12 @@ void register_tick_benchmarks(const Sizes& sz) {
     // The bombed world: the full-simulation scenario at 10x the victims (100,000 ants
     // for a 10,000-ant bomb), so one bomb takes a tenth of the population.
     u32 victims = sz.tick_bomb_victims;
-    std::string name = "tick/bomb/" + std::to_string(victims);
     Scenario s = scaled_scenario(full, std::min<u32>(kFullScenarioAnts, victims * 10));
-    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_bomb(st, s, victims, tiny); })
-        ->UseManualTime()->Iterations(kBombsPerRun)->Unit(benchmark::kMillisecond);
+    for (bool cold : {false, true}) {
+      std::string name = std::string(cold ? "tick/bomb_cold/" : "tick/bomb/") + std::to_string(victims);
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_bomb(st, s, victims, tiny, cold); })
+          ->UseManualTime()->Iterations(kBombsPerRun)->Unit(benchmark::kMillisecond);
+    }
   }
 }
 

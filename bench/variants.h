@@ -61,10 +61,16 @@ struct PoolsVariant {
     colony::ColonyEcs& w = *world;
     Ref h = w.create_at(ecs::Tier::Simulated, u16(colony::Kind::Worker), make_body(s));
     require(!h.is_null(), "pools: entity store full");
+    // Built where the heap variant builds them (one piece at a time), then added with
+    // one call per pool.
+    std::array<RenderPiece, kMaxPieces> pieces;
+    std::array<CollisionVolume, kMaxVolumes> volumes;
+    for (u32 k = 0; k < s.pieces; ++k) pieces[k] = make_piece(s, k);
+    for (u32 k = 0; k < s.volumes; ++k) volumes[k] = make_volume(s, k);
     require(w.reserve<RenderPiece>(h, s.pieces) == ecs::Result::Ok, "pools: piece reservation refused");
-    for (u32 k = 0; k < s.pieces; ++k) w.add(h, make_piece(s, k));
+    w.add(h, std::span<const RenderPiece>(pieces.data(), s.pieces));
     require(w.reserve<CollisionVolume>(h, s.volumes) == ecs::Result::Ok, "pools: volume reservation refused");
-    for (u32 k = 0; k < s.volumes; ++k) w.add(h, make_volume(s, k));
+    w.add(h, std::span<const CollisionVolume>(volumes.data(), s.volumes));
     return h;
   }
 

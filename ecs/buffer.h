@@ -1,11 +1,18 @@
 // buffer.h — the one way the engine takes big arrays: once, zero-filled, and committed
-// by the OS page by page as they are first touched.
+// by the OS as they are first touched.
 //
 // A pool of 16,000,000 render pieces is ~450 MB of address space; a world that uses a
-// tenth of it must not pay for all of it. std::calloc on a large block maps fresh zero
-// pages without writing them, whereas `new T[n]` runs T's default member initialisers
-// over every element and commits every page up front.
+// tenth of it must not pay for all of it. A fresh anonymous mapping is zero pages the
+// kernel only commits when they are written, whereas `new T[n]` runs T's default member
+// initialisers over every element and commits every page up front.
+//
+// Buffers of 2 MiB and more ask for transparent huge pages (madvise): the pools, the
+// directory and the record arena are read at random by the batched release, and with
+// 4 KiB pages nearly every one of those reads also missed the TLB. They are still
+// committed lazily, a 2 MiB page at a time.
 #pragma once
+#include <sys/mman.h>
+
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
@@ -14,23 +21,37 @@
 
 namespace ecs {
 
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+inline constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
+
+// Frees what make_buffer took: munmap for a mapping (its size is kept), free otherwise.
+struct BufferDeleter {
+  std::size_t mapped_bytes = 0;
+  void operator()(void* p) const {
+    if (mapped_bytes) munmap(p, mapped_bytes);
+    else std::free(p);
+  }
 };
 
 // Owning pointer to n elements of a trivially copyable T (so zero bytes are a valid
 // value to overwrite and no destructor has to run).
 template <class T>
-using Buffer = std::unique_ptr<T[], FreeDeleter>;
+using Buffer = std::unique_ptr<T[], BufferDeleter>;
 
 template <class T>
 Buffer<T> make_buffer(std::size_t n) {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
                 "engine buffers hold plain data only");
   static_assert(alignof(T) <= alignof(std::max_align_t), "over-aligned element type");
-  void* p = std::calloc(n ? n : 1, sizeof(T));
-  if (!p) throw std::bad_alloc();
-  return Buffer<T>(static_cast<T*>(p));
+  std::size_t bytes = (n ? n : 1) * sizeof(T);
+  if (bytes < kHugePageBytes) {
+    void* p = std::calloc(n ? n : 1, sizeof(T));
+    if (!p) throw std::bad_alloc();
+    return Buffer<T>(static_cast<T*>(p));
+  }
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  madvise(p, bytes, MADV_HUGEPAGE);  // advice only: without THP the buffer still works
+  return Buffer<T>(static_cast<T*>(p), BufferDeleter{bytes});
 }
 
 }  // namespace ecs

@@ -1,7 +1,8 @@
 // pool.h — one world-wide, fixed-capacity, dense pool of component type C.
 //
 // Structure of arrays: items[] holds only component data (what a pass over the
-// components reads), owners[] holds the back-pointers (what removal reads).
+// components reads), owners[] holds the back-pointers (what removal reads). The
+// entities' side, their slot lists, is in the world's list table (world.h).
 // Entries [0, taken) are in use; removal keeps them dense by moving the last entry
 // (or, in a batch, the survivors) into the holes and rewiring the moved entry's owner.
 //

@@ -6,12 +6,13 @@
 namespace ecs {
 
 // slot[0 .. added) hold components, slot[added .. reserved) are reserved for later adds.
+// The counts come first, so an entity with a few slots reads one cache line.
 template <u32 Max>
 struct SlotList {
   static_assert(Max >= 1 && Max <= 255, "per-entity maximum must fit in a u8 count");
-  u32 slot[Max];
   u8 reserved;
   u8 added;
+  u32 slot[Max];
 };
 
 }  // namespace ecs

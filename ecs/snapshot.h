@@ -1,7 +1,8 @@
 // snapshot.h — writes a World to a byte stream and restores it exactly: the entity
 // directory with its generations, the free index and free block stacks, every block
 // list in chain order with its records, the chunk membership lists, every pool's
-// entries in slot order with their back-pointers and stats, and the destruction queue.
+// entries in slot order with their back-pointers, stats and the live entities' slot
+// lists, and the destruction queue.
 // A restored world continues exactly as the original would have (same slot order, same
 // free-list order, so the same future rewires and handle reuse).
 //
@@ -232,6 +233,9 @@ struct SnapshotAccess {
     out.pod(w.failed_creates_);
     out.pod(w.last_strategy_);
     (write_pool<W, Cs>(w, out), ...);
+    // The slot lists of every live entity, in index order.
+    for (u32 i = 1; i <= w.store_.max_entities(); ++i)
+      if (Tier(w.store_.dir(i).tier) != Tier::Free) out.pod(w.lists_[i]);
   }
 
   template <Positioned P, Component... Cs>
@@ -252,6 +256,9 @@ struct SnapshotAccess {
     w.last_strategy_ = get<decltype(w.last_strategy_)>(in, "the world counters");
     for (ReleaseStrategy r : w.last_strategy_) need(u8(r) <= u8(ReleaseStrategy::Compact), "unknown release strategy");
     (read_pool<W, Cs>(w, in), ...);
+    // Rows of free indices stay zero; the validator checks every live row's counts and slots.
+    for (u32 i = 1; i <= w.store_.max_entities(); ++i)
+      if (Tier(w.store_.dir(i).tier) != Tier::Free) get_bytes(in, &w.lists_[i], sizeof(w.lists_[i]), "the slot lists");
     // Slot lists inside the records and the pools' back-pointers must agree exactly;
     // the validator walks both (every index it follows is range-checked by now).
     std::vector<Violation> v = w.validate(1);

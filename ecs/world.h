@@ -54,14 +54,17 @@ class World {
  public:
   // [SECTION] Record layout and configuration
   static constexpr size_t kPoolCount = sizeof...(Cs);
+  // An entity's slot lists, one per pool, side by side (a tuple is not trivially
+  // copyable). They live in the world's list table, one row per handle index, not in
+  // the record: a record is what a system walking entities reads (header and payload,
+  // a cache line or two), a rewire writes one row found straight from the back-pointer
+  // with no record lookup, and a record moving between tiers or chunks copies no slots.
   template <size_t I, class L> struct Tagged { L list; };
   template <class Seq> struct ListPack;
   template <size_t... I> struct ListPack<std::index_sequence<I...>> : Tagged<I, SlotList<Cs::kMaxPerEntity>>... {};
-  // One slot list per pool, side by side in the record (a tuple is not trivially copyable).
   using Lists = ListPack<std::index_sequence_for<Cs...>>;
   struct Record {
     RecordHeader header;
-    Lists lists;
     Payload payload;
   };
   static_assert(std::is_trivially_copyable_v<Record>);
@@ -86,8 +89,9 @@ class World {
         store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
                            config.grid.chunk_count(), config.block_records}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
+        lists_(make_buffer<Lists>(size_t(config.max_entities) + 1)),
         pending_(make_buffer<Handle>(config.max_entities)),
-        batch_records_(make_buffer<Record*>(config.max_entities)),
+        batch_indices_(make_buffer<u32>(config.max_entities)),
         swap_release_max_(config.swap_release_max) {}
 
   World(const World&) = delete;
@@ -104,6 +108,12 @@ class World {
     Handle h = store_.create(chunk, tier, kind);
     if (h.is_null()) { ++failed_creates_; return h; }
     as_record(store_.find(h))->payload = payload;
+    // A free index's rows hold no slots (released with the entity); the stale slot
+    // indices past the counts are never read.
+    ((list_at<Cs>(h.index).reserved = list_at<Cs>(h.index).added = 0), ...);
+    // Spawns come in runs, and a freed index's rows are cold: start loading the ones
+    // the next create will use while the caller fills this entity.
+    prefetch_lists(store_.next_free_index());
     return h;
   }
   Handle create_at(Tier tier, u16 kind, const Payload& payload) {
@@ -145,30 +155,33 @@ class World {
 
   template <class C> Pool<C>& pool() { return std::get<index_of<C>()>(pools_); }
   template <class C> const Pool<C>& pool() const { return std::get<index_of<C>()>(pools_); }
-  template <class C> static auto& list(Record& r) {
-    return static_cast<Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(r.lists).list;
+  // The entity's slot list in pool C (its row of the pool's list table).
+  template <class C> auto& list(const Record& r) { return list_at<C>(r.header.handle.index); }
+  template <class C> const auto& list(const Record& r) const { return list_at<C>(r.header.handle.index); }
+  template <class C> auto& list_at(u32 index) {
+    return static_cast<Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(lists_[index]).list;
   }
-  template <class C> static const auto& list(const Record& r) {
-    return static_cast<const Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(r.lists).list;
+  template <class C> const auto& list_at(u32 index) const {
+    return static_cast<const Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(lists_[index]).list;
   }
   template <class C> C& component(const Record& r, u32 local) { return pool<C>().items[list<C>(r).slot[local]]; }
 
   // Reserves n more slots for h, all or nothing.
   template <class C>
   Result reserve(Handle h, u32 n) {
-    Record* r = find(h);
-    if (!r) return Result::StaleHandle;
+    if (!store_.alive(h)) return Result::StaleHandle;
     Pool<C>& p = pool<C>();
-    auto& l = list<C>(*r);
+    auto& l = list_at<C>(h.index);
     // Compared as "n > room" so a huge n cannot wrap around the sum.
     if (n > Pool<C>::kMax - l.reserved) { p.count(&PoolCounters::failed_reservations); return Result::EntityMaxReached; }
     if (n > p.stats.capacity - p.stats.taken) { p.count(&PoolCounters::failed_reservations); return Result::PoolFull; }
     if (n == 0) return Result::Ok;
     p.leave_histogram(l);
+    u32 chunk = store_.dir(h.index).chunk, base = p.stats.taken, first_local = l.reserved;
+    BackPointer* owners = p.owners.get();
     for (u32 k = 0; k < n; ++k) {
-      u32 s = p.stats.taken + k, local = l.reserved + k;
-      p.owners[s] = BackPointer{h.index, h.generation, r->header.chunk, local};
-      l.slot[local] = s;
+      owners[base + k] = BackPointer{h.index, h.generation, chunk, first_local + k};
+      l.slot[first_local + k] = base + k;
     }
     l.reserved = u8(l.reserved + n);
     p.enter_histogram(l);
@@ -179,32 +192,36 @@ class World {
     return Result::Ok;
   }
 
-  // Writes value into h's next reserved slot.
+  // Writes values into h's next reserved slots, all or nothing: an entity is dressed
+  // with one call per pool, paying the handle check and the stats upkeep once.
   template <class C>
-  Result add(Handle h, const C& value) {
-    Record* r = find(h);
-    if (!r) return Result::StaleHandle;
+  Result add(Handle h, std::span<const C> values) {
+    if (!store_.alive(h)) return Result::StaleHandle;
     Pool<C>& p = pool<C>();
-    auto& l = list<C>(*r);
-    if (l.added >= l.reserved) return Result::NoReservedSlot;
+    auto& l = list_at<C>(h.index);
+    u32 n = u32(values.size()), at = l.added;
+    if (n > u32(l.reserved - at)) return Result::NoReservedSlot;
+    C* items = p.items.get();
+    for (u32 k = 0; k < n; ++k) items[l.slot[at + k]] = values[k];
     p.leave_histogram(l);
-    p.items[l.slot[l.added]] = value;
-    ++l.added;
+    l.added = u8(at + n);
     p.enter_histogram(l);
-    --p.stats.reserved_unused;
-    p.count(&PoolCounters::adds);
+    p.stats.reserved_unused -= n;
+    p.count(&PoolCounters::adds, n);
     return Result::Ok;
   }
+  // Writes value into h's next reserved slot.
+  template <class C>
+  Result add(Handle h, const C& value) { return add(h, std::span<const C>(&value, 1)); }
 
   // Removes the added component at `local`, keeping the order of the rest (the seed's
   // DeleteRenderPiece): the entry is swap-removed from the pool, then the entity's later
   // slots shift down one place and their back-pointers learn their new local index.
   template <class C>
   Result remove_one(Handle h, u32 local) {
-    Record* r = find(h);
-    if (!r) return Result::StaleHandle;
+    if (!store_.alive(h)) return Result::StaleHandle;
     Pool<C>& p = pool<C>();
-    auto& l = list<C>(*r);
+    auto& l = list_at<C>(h.index);
     if (local >= l.added) return Result::BadLocalIndex;
     p.leave_histogram(l);
     swap_remove_entry(p, l.slot[local]);
@@ -221,9 +238,8 @@ class World {
   // Gives back every slot h holds in pool C, one swap-with-last each.
   template <class C>
   Result release_all(Handle h) {
-    Record* r = find(h);
-    if (!r) return Result::StaleHandle;
-    release_list<C>(*r);
+    if (!store_.alive(h)) return Result::StaleHandle;
+    release_list<C>(h.index);
     return Result::Ok;
   }
 
@@ -233,9 +249,8 @@ class World {
   // Not for use while iterating the entity's tier: use queue_destroy there. An entity
   // already queued leaves the queue (so the queue only ever holds live entities).
   Result destroy(Handle h) {
-    Record* r = find(h);
-    if (!r) return Result::StaleHandle;
-    (release_list<Cs>(*r), ...);
+    if (!store_.alive(h)) return Result::StaleHandle;
+    (release_list<Cs>(h.index), ...);
     if (store_.dir(h.index).flags & kFlagDying) unqueue(h.index);
     store_.destroy(h);
     return Result::Ok;
@@ -270,10 +285,7 @@ class World {
     if (n == 0) return 0;
     std::span<const Handle> batch{pending_.get(), n};
     if (n <= swap_release_max_) {
-      for (Handle h : batch) {
-        Record* r = find(h);
-        (release_list<Cs>(*r), ...);
-      }
+      for (Handle h : batch) (release_list<Cs>(h.index), ...);
       free_batch(batch);
       pending_count_ = 0;
       return n;
@@ -383,7 +395,7 @@ class World {
   template <class C>
   void rewire(Pool<C>& p, u32 s) {
     const BackPointer& bp = p.owners[s];
-    list<C>(*as_record(store_.record_of_index(bp.owner_index))).slot[bp.local] = s;
+    list_at<C>(bp.owner_index).slot[bp.local] = s;
     p.count(&PoolCounters::rewires);
   }
   // [SECTION] Batched release internals
@@ -391,25 +403,24 @@ class World {
   // How many victims (or pool entries) ahead the batch passes prefetch.
   static constexpr u32 kPrefetchAhead = 16;
 
-  // Pass 1 for pools Ps: resolves each handle once and notes, per pool, how many
-  // entries the batch frees and where the lowest one is. It reads only the records (the
-  // slot lists); the pool entries are touched once, in close_holes. A record is kept in
-  // batch_records_ once (kFlagInBatch marks it while the batch runs). Returns how many.
+  // Pass 1 for pools Ps: checks each handle once and notes, per pool, how many entries
+  // the batch frees and where the lowest one is. It reads only directory entries and
+  // slot list rows, never a record; the pool entries are touched once, in close_holes. An entity is kept in
+  // batch_indices_ once (kFlagInBatch marks it while the batch runs). Returns how many.
   template <class... Ps>
   u32 mark_batch(std::span<const Handle> batch) {
     u32 n = u32(batch.size()), m = 0;
-    Record** recs = batch_records_.get();
+    u32* marked = batch_indices_.get();
     (reset_marks<Ps>(), ...);
     for (u32 i = 0; i < n; ++i) {
-      if (i + 2 * kPrefetchAhead < n) prefetch_dir(batch[i + 2 * kPrefetchAhead].index);
-      if (i + kPrefetchAhead < n) prefetch_record(batch[i + kPrefetchAhead]);
-      Record* r = find(batch[i]);
-      if (!r) continue;
-      DirEntry& d = store_.dir_mut(r->header.handle.index);
+      if (i + kPrefetchAhead < n) prefetch_lists(batch[i + kPrefetchAhead].index);
+      Handle h = batch[i];
+      if (!store_.alive(h)) continue;
+      DirEntry& d = store_.dir_mut(h.index);
       if (d.flags & kFlagInBatch) continue;  // a duplicate
-      if ((count_dead<Ps>(*r) | ...)) {
+      if ((count_dead<Ps>(h.index) | ...)) {
         d.flags |= kFlagInBatch;
-        recs[m++] = r;
+        marked[m++] = h.index;
       }
     }
     return m;
@@ -419,12 +430,12 @@ class World {
     mark_dead_[index_of<C>()] = 0;
     mark_first_hole_[index_of<C>()] = kNone;
   }
-  // Adds r's entries in pool C to the batch's count; false when it holds none there.
+  // Adds the entity's entries in pool C to the batch's count; false when it holds none there.
   template <class C>
-  bool count_dead(Record& r) {
+  bool count_dead(u32 index) {
     constexpr size_t I = index_of<C>();
     Pool<C>& p = pool<C>();
-    auto& l = list<C>(r);
+    auto& l = list_at<C>(index);
     if (l.reserved == 0) return false;
     p.leave_histogram(l);
     p.stats.reserved_unused -= u32(l.reserved - l.added);
@@ -439,10 +450,10 @@ class World {
   bool in_batch(const BackPointer& bp) const { return store_.dir(bp.owner_index).flags & kFlagInBatch; }
   // Ends a batch: the records leave it (their flag is cleared).
   void unmark_batch(u32 m) {
-    for (u32 i = 0; i < m; ++i) store_.dir_mut(batch_records_[i]->header.handle.index).flags &= u8(~kFlagInBatch);
+    for (u32 i = 0; i < m; ++i) store_.dir_mut(batch_indices_[i]).flags &= u8(~kFlagInBatch);
   }
 
-  // Pass 2 for pool C over the marked records batch_records_[0, m): closes the holes in
+  // Pass 2 for pool C over the marked entities batch_indices_[0, m): closes the holes in
   // one of two ways, each moving every survivor at most once:
   //   tail fill — the live entries past the new end move into the holes below it
   //               (work ~ holes);
@@ -452,7 +463,7 @@ class World {
   void close_holes(u32 m, ReleaseStrategy strategy) {
     constexpr size_t I = index_of<C>();
     Pool<C>& p = pool<C>();
-    Record** recs = batch_records_.get();
+    const u32* marked = batch_indices_.get();
     u32 dead = mark_dead_[I], first_hole = mark_first_hole_[I];
     if (dead == 0) return;
     u32 taken = p.stats.taken, new_taken = taken - dead;
@@ -463,7 +474,7 @@ class World {
       u32 w = first_hole;
       for (u32 s = first_hole; s < taken; ++s) {
         if (s + 2 * kPrefetchAhead < taken) prefetch_dir(p.owners[s + 2 * kPrefetchAhead].owner_index);
-        if (s + kPrefetchAhead < taken) prefetch_owner_record(p, s + kPrefetchAhead);
+        if (s + kPrefetchAhead < taken) prefetch_owner_row(p, s + kPrefetchAhead);
         if (in_batch(p.owners[s])) continue;
         if (s != w) {
           p.move_entry(s, w);
@@ -475,20 +486,20 @@ class World {
     } else {
       u32 tail = taken;
       for (u32 i = 0; i < m; ++i) {
-        if (i + kPrefetchAhead < m) prefetch_entries<C>(*recs[i + kPrefetchAhead], true);
-        auto& l = list<C>(*recs[i]);
+        if (i + kPrefetchAhead < m) prefetch_entries<C>(marked[i + kPrefetchAhead]);
+        auto& l = list_at<C>(marked[i]);
         for (u32 k = 0; k < l.reserved; ++k) {
           u32 hole = l.slot[k];
           if (hole >= new_taken) continue;
           do { --tail; } while (in_batch(p.owners[tail]));
-          if (tail >= kPrefetchAhead) prefetch_owner_record(p, tail - kPrefetchAhead);
+          if (tail >= kPrefetchAhead) prefetch_owner_row(p, tail - kPrefetchAhead);
           p.move_entry(tail, hole);
           point_owner_at(p, hole);
           ++rewires;
         }
       }
     }
-    for (u32 i = 0; i < m; ++i) list<C>(*recs[i]).reserved = list<C>(*recs[i]).added = 0;
+    for (u32 i = 0; i < m; ++i) list_at<C>(marked[i]).reserved = list_at<C>(marked[i]).added = 0;
     p.stats.taken = new_taken;
     p.count(&PoolCounters::removes, dead);
     p.count(&PoolCounters::rewires, rewires);
@@ -513,33 +524,36 @@ class World {
   void prefetch_dir(u32 index) const {
     if (index != 0 && index <= store_.max_entities()) __builtin_prefetch(&store_.dir(index));
   }
-  void prefetch_record(Handle h) {
-    if (!store_.alive(h)) return;
-    const char* r = reinterpret_cast<const char*>(store_.record_of_index(h.index));
-    for (size_t off = 0; off < sizeof(Record); off += 64) __builtin_prefetch(r + off, 1);
+  // The directory entry and every slot list row of an entity (not its record: the
+  // batch passes never read it).
+  void prefetch_lists(u32 index) {
+    if (index == 0 || index > store_.max_entities()) return;
+    __builtin_prefetch(&store_.dir(index), 1);
+    const char* row = reinterpret_cast<const char*>(&lists_[index]);
+    for (size_t off = 0; off < sizeof(Lists); off += 64) __builtin_prefetch(row + off, 1);
   }
   // Every back-pointer of a record's slot list in pool C (and the component with items).
   template <class C>
-  void prefetch_entries(const Record& r, bool items) {
-    const auto& l = list<C>(r);
+  void prefetch_entries(u32 index) {
     Pool<C>& p = pool<C>();
+    const auto& l = list_at<C>(index);
     for (u32 k = 0; k < l.reserved; ++k) {
       __builtin_prefetch(&p.owners[l.slot[k]], 1);
-      if (items) __builtin_prefetch(&p.items[l.slot[k]], 1);
+      __builtin_prefetch(&p.items[l.slot[k]], 1);
     }
   }
-  // The owner record of entry s, once per run of entries with the same owner.
+  // The owner's slot list row of entry s, once per run of entries with the same owner.
   template <class C>
-  void prefetch_owner_record(Pool<C>& p, u32 s) {
+  void prefetch_owner_row(Pool<C>& p, u32 s) {
     u32 o = p.owners[s].owner_index;
     if (o == 0 || (s > 0 && p.owners[s - 1].owner_index == o)) return;
-    __builtin_prefetch(store_.record_of_index(o), 1);
+    __builtin_prefetch(&list_at<C>(o).slot[p.owners[s].local], 1);
   }
   // rewire() without its per-entry counter: the batch passes count once at the end.
   template <class C>
   void point_owner_at(Pool<C>& p, u32 s) {
     const BackPointer& bp = p.owners[s];
-    list<C>(*as_record(store_.record_of_index(bp.owner_index))).slot[bp.local] = s;
+    list_at<C>(bp.owner_index).slot[bp.local] = s;
   }
 
   // Frees entry s by moving the pool's last entry into it and rewiring that entry's owner.
@@ -551,9 +565,9 @@ class World {
     p.count(&PoolCounters::removes);
   }
   template <class C>
-  void release_list(Record& r) {
+  void release_list(u32 index) {
     Pool<C>& p = pool<C>();
-    auto& l = list<C>(r);
+    auto& l = list_at<C>(index);
     if (l.reserved == 0) return;
     p.leave_histogram(l);
     p.stats.reserved_unused -= u32(l.reserved - l.added);
@@ -700,7 +714,7 @@ class World {
       Handle owner{bp.owner_index, bp.owner_generation};
       if (!store_.alive(owner)) { v.report(C::kPoolName, s, owner, "entry owned by a dead or stale handle"); continue; }
       const Record& r = *as_record(store_.record_of_index(bp.owner_index));
-      const auto& l = list<C>(r);
+      const auto& l = list_at<C>(bp.owner_index);
       if (bp.local >= l.reserved || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
       else if (bp.chunk != r.header.chunk) v.report(C::kPoolName, s, owner, "back-pointer chunk " + std::to_string(bp.chunk) + " but the owner is in chunk " + std::to_string(r.header.chunk));
     }
@@ -709,9 +723,10 @@ class World {
   ChunkGrid grid_;
   EntityStore store_;
   std::tuple<Pool<Cs>...> pools_;
+  Buffer<Lists> lists_;  // row per handle index (row 0 unused)
   Buffer<Handle> pending_;
   // Scratch of the batched release (not state: meaningless between calls).
-  Buffer<Record*> batch_records_;
+  Buffer<u32> batch_indices_;
   u32 swap_release_max_ = 256;
   std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};
   u32 pending_count_ = 0;

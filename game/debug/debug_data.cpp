@@ -252,7 +252,7 @@ InspectorData gather_inspector(const ColonyEcs& ecs, Handle h) {
   d.header_kind = r->header.kind < u16(Kind::Count) ? Kind(r->header.kind) : Kind::Count;
   visit_pools([&]<class C>(std::type_identity<C>) {
     const auto& p = ecs.pool<C>();
-    const auto& l = ColonyEcs::list<C>(*r);
+    const auto& l = ecs.template list<C>(*r);
     PoolSlots ps;
     ps.name = C::kPoolName;
     ps.reserved = l.reserved;

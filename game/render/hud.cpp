@@ -241,8 +241,8 @@ void draw_inspector(App& app) {
     } else {
       ImGui::Text("amount %u", b.amount);
     }
-    ImGui::Text("render pieces %u, volumes %u", unsigned(ColonyEcs::list<RenderPiece>(*r).added),
-                unsigned(ColonyEcs::list<CollisionVolume>(*r).added));
+    ImGui::Text("render pieces %u, volumes %u", unsigned(g.ecs->list<RenderPiece>(*r).added),
+                unsigned(g.ecs->list<CollisionVolume>(*r).added));
     ImGui::Checkbox("follow (F)", &app.follow);
   }
   ImGui::End();

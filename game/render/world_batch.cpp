@@ -124,7 +124,7 @@ struct EntityDraw {
     const float zoom = cam.zoom;
     const float hc = std::cos(body.heading), hs = std::sin(body.heading);
     const float bx = screen_x(cam, body.x), by = screen_y(cam, body.y);
-    const auto& list = ColonyEcs::list<RenderPiece>(r);
+    const auto& list = g.ecs->list<RenderPiece>(r);
     const RenderPiece* items = g.ecs->pool<RenderPiece>().items.get();
     auto& out = b.verts[glow ? kLayerLight : layer];
     for (u32 k = 0; k < list.added; ++k) {

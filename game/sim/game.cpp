@@ -17,8 +17,8 @@
 #include "game.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <ctime>
 #include <cstring>
 #include <xxhash.h>
 
@@ -48,6 +48,7 @@ const char* system_name(SystemTimes::Id id) {
     case SystemTimes::Destroy: return "destroy";
     case SystemTimes::Regions: return "regions";
     case SystemTimes::Dormant: return "dormant";
+    case SystemTimes::Corpses: return "corpses";
     case SystemTimes::Count: break;
   }
   return "?";
@@ -200,17 +201,22 @@ void for_each_cell_in_circle(const Game& g, float x, float y, float r, Fn&& fn) 
 
 class ScopedTimer {
  public:
-  ScopedTimer(SystemTimes& t, SystemTimes::Id id) : t_(t), id_(id), start_(std::chrono::steady_clock::now()) {}
+  ScopedTimer(SystemTimes& t, SystemTimes::Id id) : t_(t), id_(id), start_ms_(thread_cpu_ms()) {}
   ~ScopedTimer() {
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+    double ms = thread_cpu_ms() - start_ms_;
     t_.last_ms[id_] += ms;
     t_.total_ms[id_] += ms;
   }
 
  private:
+  static double thread_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+  }
   SystemTimes& t_;
   SystemTimes::Id id_;
-  std::chrono::steady_clock::time_point start_;
+  double start_ms_;
 };
 
 // [SECTION] World building: terrain, tiles, colonies, food
@@ -592,7 +598,7 @@ void ignite(Game& g, float x, float y, float radius) {
 // [SECTION] Food: bites, pick-up, delivery
 
 int carried_piece(ColonyEcs& w, const Record& r) {
-  const auto& l = ColonyEcs::list<RenderPiece>(r);
+  const auto& l = w.list<RenderPiece>(r);
   for (int k = int(l.added) - 1; k >= 0; --k)
     if (w.pool<RenderPiece>().items[l.slot[k]].part == Part::CarriedFood) return k;
   return -1;
@@ -626,13 +632,13 @@ bool take_food(Game& g, Record& ant) {
     return false;
   }
   // The carried piece goes into the slot reserved at birth, or a new one after a delivery.
-  const auto& l = ColonyEcs::list<RenderPiece>(ant);
+  const auto& l = w.list<RenderPiece>(ant);
   if (l.added >= l.reserved && w.reserve<RenderPiece>(ant.header.handle, 1) != ecs::Result::Ok) return false;
   Body& f = food->payload;
   float value = 0;
   if (f.kind == Kind::Food) {
     // One bite: the source's last crumb piece goes.
-    const auto& fl = ColonyEcs::list<RenderPiece>(*food);
+    const auto& fl = w.list<RenderPiece>(*food);
     if (fl.added > 0) w.remove_one<RenderPiece>(fh, fl.added - 1u);
     value = kFoodPerBite;
     if (f.amount > 0) --f.amount;
@@ -690,7 +696,7 @@ bool maim_ant(Game& g, Record& r, bool prefer_antenna, u32 side) {
   ColonyEcs& w = *g.ecs;
   Body& b = r.payload;
   Part want = (prefer_antenna && b.antennae > 0) || b.legs == 0 ? Part::Antenna : Part::Leg;
-  const auto& l = ColonyEcs::list<RenderPiece>(r);
+  const auto& l = w.list<RenderPiece>(r);
   int found = -1;
   for (u32 k = 0; k < l.added && found < 0; ++k) {
     const RenderPiece& p = w.pool<RenderPiece>().items[l.slot[k]];
@@ -705,7 +711,7 @@ bool maim_ant(Game& g, Record& r, bool prefer_antenna, u32 side) {
   } else {
     --b.antennae;
     // The antenna was a sensor: the sensor on that side goes with it.
-    const auto& sl = ColonyEcs::list<Sensor>(r);
+    const auto& sl = w.list<Sensor>(r);
     for (u32 k = 0; k < sl.added; ++k) {
       float a = w.pool<Sensor>().items[sl.slot[k]].angle;
       if ((lost_side == 0 && a > 0) || (lost_side == 1 && a < 0)) {
@@ -752,10 +758,14 @@ Blast apply_bomb(Game& g, float x, float y, float radius, float outer) {
   return blast;
 }
 
-u32 apply_deaths(Game& g) {
-  u32 n = g.ecs->apply_destructions();
+void spawn_corpses(Game& g) {
   for (const Game::CorpseOrder& o : g.scratch_corpses) spawn_corpse(g, o);
   g.scratch_corpses.clear();
+}
+
+u32 apply_deaths(Game& g) {
+  u32 n = g.ecs->apply_destructions();
+  spawn_corpses(g);
   return n;
 }
 
@@ -814,8 +824,8 @@ void fight(Game& g, Record& a, Record& e) {
   const BodyPlan& pe = body_plan(e.payload.kind);
   // Contact: the two bodies' first collision volumes overlap.
   ColonyEcs& w = *g.ecs;
-  float ra = ColonyEcs::list<CollisionVolume>(a).added ? w.component<CollisionVolume>(a, 0).radius : 0.3f;
-  float re = ColonyEcs::list<CollisionVolume>(e).added ? w.component<CollisionVolume>(e, 0).radius : 0.3f;
+  float ra = w.list<CollisionVolume>(a).added ? w.component<CollisionVolume>(a, 0).radius : 0.3f;
+  float re = w.list<CollisionVolume>(e).added ? w.component<CollisionVolume>(e, 0).radius : 0.3f;
   float dx = a.payload.x - e.payload.x, dy = a.payload.y - e.payload.y;
   if (dx * dx + dy * dy > (ra + re) * (ra + re) * 2.0f) return;
   auto hit = [&](Record& victim, u16 damage) {
@@ -847,7 +857,7 @@ void simulate_ant(Game& g, Record& r) {
 
   // Sense: each sensor samples the trail field ahead at its angle; the best one wins.
   const float* trail = g.fields[b.colony * 2 + u32(returning ? Field::ToHome : Field::ToFood)].data();
-  const auto& sl = ColonyEcs::list<Sensor>(r);
+  const auto& sl = w.list<Sensor>(r);
   Sensor* sensors = w.pool<Sensor>().items.get();
   float best = 0, best_angle = 0;
   // Ants sense on alternate ticks and lay scent on the others (half the random reads).
@@ -934,7 +944,7 @@ void for_each_simulated_prefetching(Game& g, Fn&& fn) {
     --c.left;
   };
   auto prefetch = [&](const Cursor& c) {
-    const auto& sl = ColonyEcs::list<Sensor>(*as_record(st.at(c.block, c.offset)));
+    const auto& sl = g.ecs->list<Sensor>(*as_record(st.at(c.block, c.offset)));
     if (sl.added) __builtin_prefetch(&sensors[sl.slot[0]]);
   };
   for (int k = 0; k < 8 && lead.left; ++k) prefetch(lead), advance(lead);
@@ -1233,7 +1243,11 @@ void simulate_tick(Game& g) {
   }
   {
     ScopedTimer timer(t, SystemTimes::Destroy);
-    apply_deaths(g);
+    w.apply_destructions();
+  }
+  {
+    ScopedTimer timer(t, SystemTimes::Corpses);
+    spawn_corpses(g);
   }
   while (!g.blasts.empty() && g.blasts.front().tick + 5 * kTicksPerSecond < g.tick) g.blasts.erase(g.blasts.begin());
   ++g.tick;
@@ -1268,7 +1282,7 @@ struct RecordBytes {
 
 template <class C>
 void gather_components(RecordBytes& out, ColonyEcs& w, const Record& r) {
-  const auto& l = ColonyEcs::list<C>(r);
+  const auto& l = w.list<C>(r);
   out.put(l.reserved);
   out.put(l.added);
   for (u32 k = 0; k < l.added; ++k) out.put(w.pool<C>().items[l.slot[k]]);

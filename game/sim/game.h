@@ -79,10 +79,13 @@ struct Command {
 };
 inline constexpr float kBombRadius = 6, kBigBombRadius = 16;
 
-// Per-system wall time of the last tick and totals (ms), for the HUD, debugger and report.
-// Measured only; never read by the simulation.
+// Per-system time of the last tick and totals (ms), for the HUD, debugger and report,
+// measured with the thread's CPU clock (time the thread spends descheduled on a busy
+// machine is not charged to a system). Measured only; never read by the simulation.
 struct SystemTimes {
-  enum Id { Simulate = 0, Pheromones, Fire, Destroy, Regions, Dormant, Count };
+  // Destroy is the engine's batched release of the tick's dead (apply_destructions);
+  // Corpses is the game spawning what they leave behind.
+  enum Id { Simulate = 0, Pheromones, Fire, Destroy, Regions, Dormant, Corpses, Count };
   std::array<double, Count> last_ms{};
   std::array<double, Count> total_ms{};
 };
@@ -197,8 +200,10 @@ bool kill_ant(Game& g, Record& r, DeathCause cause);
 // Removes one leg (side 0/1, or either when side > 1) or, when legs are gone or
 // prefer_antenna, one antenna. Returns false when there was nothing to remove.
 bool maim_ant(Game& g, Record& r, bool prefer_antenna, u32 side);
-// The one point where queued deaths happen (batched release), then corpses are laid.
+// The one point where queued deaths happen (batched release), then corpses are laid:
+// apply_destructions followed by spawn_corpses (the tick times them apart).
 u32 apply_deaths(Game& g);
+void spawn_corpses(Game& g);
 // Food: one bite from a food source or corpse under the ant, picked up as a carried
 // piece. Returns true when the ant now carries food.
 bool take_food(Game& g, Record& ant);

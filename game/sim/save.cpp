@@ -349,14 +349,14 @@ void check_entities(Game& g, In& in) {
     in.need(std::isfinite(b.heading) && std::isfinite(b.speed) && std::isfinite(b.scent), who + "heading, speed or scent not finite");
     in.need(b.cell < cells, who + "cell out of range");
     in.need(r.header.chunk == w.grid().chunk_at(b.x, b.y), who + "not in the chunk under it");
-    const auto& pieces = ColonyEcs::list<RenderPiece>(r);
+    const auto& pieces = w.list<RenderPiece>(r);
     for (u32 k = 0; k < pieces.added; ++k) in.need(w.component<RenderPiece>(r, k).part < Part::Count, who + "render piece of unknown part");
   };
   w.for_each_simulated(check);
   for (u32 c = 0; c < w.grid().chunk_count(); ++c) w.for_each_dormant_in_chunk(c, check);
   for (size_t cell = 0; cell < cells; ++cell) {
     const Record* r = w.find(g.tiles[cell]);
-    in.need(r && r->payload.kind == Kind::Tile && r->payload.cell == cell && ColonyEcs::list<RenderPiece>(*r).added >= 1,
+    in.need(r && r->payload.kind == Kind::Tile && r->payload.cell == cell && w.list<RenderPiece>(*r).added >= 1,
             "tile " + std::to_string(cell) + " is not a live tile entity");
   }
 }

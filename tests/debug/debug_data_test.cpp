@@ -81,7 +81,7 @@ template <class C>
 std::vector<Handle> owners_by_entry(const Populated& p) {
   std::vector<Handle> out(p.ecs->stats<C>().taken);
   for (Handle h : p.entities) {
-    const auto& l = ColonyEcs::list<C>(*p.ecs->find(h));
+    const auto& l = p.ecs->template list<C>(*p.ecs->find(h));
     for (u32 k = 0; k < l.reserved; ++k) out.at(l.slot[k]) = h;
   }
   return out;
@@ -163,9 +163,9 @@ void check_hits(const Populated& p, int pool, const PoolMapLayout& l, const std:
       ASSERT_NE(r, nullptr);
       EXPECT_EQ(h.owner_chunk, r->header.chunk);
       if (pool == 0) {
-        EXPECT_EQ(ColonyEcs::list<RenderPiece>(*r).slot[h.local], first);
+        EXPECT_EQ(p.ecs->list<RenderPiece>(*r).slot[h.local], first);
       } else if (pool == 1) {
-        EXPECT_EQ(ColonyEcs::list<CollisionVolume>(*r).slot[h.local], first);
+        EXPECT_EQ(p.ecs->list<CollisionVolume>(*r).slot[h.local], first);
       }
       ++hits;
     }
@@ -228,7 +228,7 @@ TEST(DebugData, InspectorListsSlotsAndChecksBackPointers) {
   EXPECT_EQ(pieces.reserved, 12u);
   EXPECT_EQ(pieces.added, 11u);
   ASSERT_EQ(pieces.slots.size(), 12u);
-  const auto& l = ColonyEcs::list<RenderPiece>(*p.ecs->find(worker));
+  const auto& l = p.ecs->list<RenderPiece>(*p.ecs->find(worker));
   for (u32 k = 0; k < 12; ++k) {
     EXPECT_EQ(pieces.slots[k].entry, l.slot[k]);
     EXPECT_TRUE(pieces.slots[k].back_pointer_ok);
@@ -241,7 +241,7 @@ TEST(DebugData, InspectorListsSlotsAndChecksBackPointers) {
   EXPECT_EQ(d.bad_back_pointers, 0u);
 
   // Break one back-pointer by hand: the inspector shows that slot red, and only that one.
-  ecs::BackPointer& bp = p.ecs->pool<CollisionVolume>().owners[ColonyEcs::list<CollisionVolume>(*p.ecs->find(worker)).slot[1]];
+  ecs::BackPointer& bp = p.ecs->pool<CollisionVolume>().owners[p.ecs->list<CollisionVolume>(*p.ecs->find(worker)).slot[1]];
   bp.local = 0;
   InspectorData broken = gather_inspector(*p.ecs, worker);
   EXPECT_EQ(broken.bad_back_pointers, 1u);

@@ -204,7 +204,7 @@ TEST(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
   // The selected entity really holds that entry at that local index.
   const Record* r = g->ecs->find(link.selected);
   ASSERT_NE(r, nullptr);
-  EXPECT_EQ(ColonyEcs::list<RenderPiece>(*r).slot[expect.local], expect.entry);
+  EXPECT_EQ(g->ecs->list<RenderPiece>(*r).slot[expect.local], expect.entry);
   // Mouse away: the highlight is the selection; the inspector shows it with good back-pointers.
   step(ui, dbg, *g, link, 640, 5, false, false);
   EXPECT_EQ(debugger_highlight(dbg), expect.owner);

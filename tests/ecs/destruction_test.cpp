@@ -140,9 +140,9 @@ struct BatchFixture {
     u32 pieces = 0;
     for (u32 i = 0; i < all.size(); ++i) {
       if (dead[i]) {
-        EXPECT_EQ(TestWorld::list<Piece>(*w.find(all[i])).reserved, 0) << i;
+        EXPECT_EQ(w.list<Piece>(*w.find(all[i])).reserved, 0) << i;
         u32 volumes_left = volumes_too ? 0 : (i * 3) % 9;
-        EXPECT_EQ(TestWorld::list<Volume>(*w.find(all[i])).reserved, volumes_left) << i;
+        EXPECT_EQ(w.list<Volume>(*w.find(all[i])).reserved, volumes_left) << i;
         continue;
       }
       auto t = tags<Piece>(w, all[i]);
@@ -151,7 +151,7 @@ struct BatchFixture {
       auto v = tags<Volume>(w, all[i]);
       ASSERT_EQ(v.size(), (i * 3) % 9) << i;
       for (u32 k = 0; k < v.size(); ++k) ASSERT_EQ(v[k], i * 100 + k) << i;
-      pieces += TestWorld::list<Piece>(*w.find(all[i])).reserved;
+      pieces += w.list<Piece>(*w.find(all[i])).reserved;
     }
     EXPECT_EQ(w.stats<Piece>().taken, pieces);
     EXPECT_EQ(violations(w), "");
@@ -168,7 +168,7 @@ TEST_P(ReleaseBatch, ReleasesTheBatchAndKeepsEverySurvivorIntact) {
     std::vector<bool> counted(f.all.size(), false);
     for (Handle h : batch)
       for (u32 i = 0; i < f.all.size(); ++i)
-        if (f.all[i] == h && !counted[i]) { counted[i] = true; dead_pieces += TestWorld::list<Piece>(*f.w.find(h)).reserved; }
+        if (f.all[i] == h && !counted[i]) { counted[i] = true; dead_pieces += f.w.list<Piece>(*f.w.find(h)).reserved; }
     u32 taken = f.w.stats<Piece>().taken;
     f.w.begin_tick();
     f.w.release_batch<Piece>(batch, GetParam());

@@ -393,7 +393,7 @@ struct DiffRun {
 
   template <size_t I>
   void compare_pool(const RefEntity& e, const TestWorld::Record& r) {
-    const auto& l = TestWorld::list<Comp<I>>(r);
+    const auto& l = w.list<Comp<I>>(r);
     ASSERT_EQ(l.reserved, e.reserved[I]) << Comp<I>::kPoolName << " entity " << e.h.index << " at " << where();
     ASSERT_EQ(l.added, e.added[I].size()) << Comp<I>::kPoolName << " entity " << e.h.index << " at " << where();
     std::vector<u32> got;

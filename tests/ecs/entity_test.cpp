@@ -242,12 +242,12 @@ TEST(Entity, ChunkMoveMovesDormantRecordAndRewritesEveryBackPointerChunk) {
   EXPECT_EQ(w.find(mover)->payload.id, 3u);
   EXPECT_EQ(tags<Piece>(w, mover), before);
   const auto& rec = *w.find(mover);
-  for (u32 k = 0; k < TestWorld::list<Piece>(rec).reserved; ++k)
-    EXPECT_EQ(w.pool<Piece>().owners[TestWorld::list<Piece>(rec).slot[k]].chunk, 9u);
-  for (u32 k = 0; k < TestWorld::list<Volume>(rec).reserved; ++k)
-    EXPECT_EQ(w.pool<Volume>().owners[TestWorld::list<Volume>(rec).slot[k]].chunk, 9u);
-  for (u32 k = 0; k < TestWorld::list<Sensor>(rec).reserved; ++k)
-    EXPECT_EQ(w.pool<Sensor>().owners[TestWorld::list<Sensor>(rec).slot[k]].chunk, 9u);
+  for (u32 k = 0; k < w.list<Piece>(rec).reserved; ++k)
+    EXPECT_EQ(w.pool<Piece>().owners[w.list<Piece>(rec).slot[k]].chunk, 9u);
+  for (u32 k = 0; k < w.list<Volume>(rec).reserved; ++k)
+    EXPECT_EQ(w.pool<Volume>().owners[w.list<Volume>(rec).slot[k]].chunk, 9u);
+  for (u32 k = 0; k < w.list<Sensor>(rec).reserved; ++k)
+    EXPECT_EQ(w.pool<Sensor>().owners[w.list<Sensor>(rec).slot[k]].chunk, 9u);
   // The others were not disturbed (one of them filled the hole in chunk 4's storage).
   for (Handle h : hs) {
     if (h == mover) continue;

@@ -40,7 +40,7 @@ TEST(FourthPool, WorksThroughTheSameTemplate) {
   ASSERT_EQ(w.remove_one<Leg>(a, 2), Result::Ok);  // legs are lost one at a time
   EXPECT_EQ(tags<Leg>(w, a), (std::vector<u32>{0, 1, 3, 4, 5}));
   ASSERT_EQ(w.move_chunk(b, 3), Result::Ok);
-  EXPECT_EQ(w.pool<Leg>().owners[FourPoolWorld::list<Leg>(*w.find(b)).slot[0]].chunk, 3u);
+  EXPECT_EQ(w.pool<Leg>().owners[w.list<Leg>(*w.find(b)).slot[0]].chunk, 3u);
   ASSERT_EQ(w.set_tier(b, Tier::Simulated), Result::Ok);
   EXPECT_EQ(violations(w), "");
 

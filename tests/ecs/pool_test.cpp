@@ -15,7 +15,7 @@ namespace {
 template <class C>
 void expect_round_trip(TestWorld& w, Handle h) {
   const auto& rec = *w.find(h);
-  const auto& l = TestWorld::list<C>(rec);
+  const auto& l = w.list<C>(rec);
   for (u32 k = 0; k < l.reserved; ++k) {
     const BackPointer& bp = w.pool<C>().owners[l.slot[k]];
     EXPECT_EQ(bp.owner_index, h.index) << "slot " << k;

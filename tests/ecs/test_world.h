@@ -75,7 +75,7 @@ std::vector<u32> tags(W& w, Handle h) {
 
 template <class C, class W>
 const SlotList<C::kMaxPerEntity>& slots(W& w, Handle h) {
-  return W::template list<C>(*w.find(h));
+  return w.template list<C>(*w.find(h));
 }
 
 // Reserves n and adds n components tagged base, base+1, ...

@@ -51,7 +51,7 @@ TEST(Validator, CleanWorldHasNoViolations) {
 
 TEST(Validator, BackPointerToTheWrongOwner) {
   Corruptible f;
-  u32 entry = TestWorld::list<Piece>(f.rec(f.a)).slot[2];
+  u32 entry = f.w.list<Piece>(f.rec(f.a)).slot[2];
   f.w.pool<Piece>().owners[entry].owner_index = f.b.index;
   f.w.pool<Piece>().owners[entry].owner_generation = f.b.generation;
   auto vs = f.w.validate();
@@ -65,7 +65,7 @@ TEST(Validator, BackPointerToTheWrongOwner) {
 
 TEST(Validator, BackPointerWithTheWrongLocalIndex) {
   Corruptible f;
-  u32 entry = TestWorld::list<Piece>(f.rec(f.b)).slot[1];
+  u32 entry = f.w.list<Piece>(f.rec(f.b)).slot[1];
   f.w.pool<Piece>().owners[entry].local = 4;
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "pieces", entry, f.b, "does not point back")) << all_text(vs);
@@ -74,7 +74,7 @@ TEST(Validator, BackPointerWithTheWrongLocalIndex) {
 
 TEST(Validator, BackPointerWithAStaleGeneration) {
   Corruptible f;
-  u32 entry = TestWorld::list<Volume>(f.rec(f.a)).slot[0];
+  u32 entry = f.w.list<Volume>(f.rec(f.a)).slot[0];
   f.w.pool<Volume>().owners[entry].owner_generation += 1;
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "volumes", entry, Handle{f.a.index, f.a.generation + 1}, "dead or stale")) << all_text(vs);
@@ -83,7 +83,7 @@ TEST(Validator, BackPointerWithAStaleGeneration) {
 
 TEST(Validator, BackPointerWithTheWrongChunk) {
   Corruptible f;
-  u32 entry = TestWorld::list<Sensor>(f.rec(f.c)).slot[2];
+  u32 entry = f.w.list<Sensor>(f.rec(f.c)).slot[2];
   f.w.pool<Sensor>().owners[entry].chunk = 7;
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "sensors", entry, f.c, "chunk 7 but the owner is in chunk 4")) << all_text(vs);
@@ -91,7 +91,7 @@ TEST(Validator, BackPointerWithTheWrongChunk) {
 
 TEST(Validator, SlotIndexPastTaken) {
   Corruptible f;
-  TestWorld::list<Piece>(f.rec(f.a)).slot[4] = 150;
+  f.w.list<Piece>(f.rec(f.a)).slot[4] = 150;
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "pieces", 150, f.a, "points past taken")) << all_text(vs);
   // The entry a used to own now has an owner that does not point at it.
@@ -100,9 +100,9 @@ TEST(Validator, SlotIndexPastTaken) {
 
 TEST(Validator, TwoEntitiesClaimingOneEntry) {
   Corruptible f;
-  u32 entry = TestWorld::list<Piece>(f.rec(f.a)).slot[0];
-  u32 lost = TestWorld::list<Piece>(f.rec(f.b)).slot[0];
-  TestWorld::list<Piece>(f.rec(f.b)).slot[0] = entry;
+  u32 entry = f.w.list<Piece>(f.rec(f.a)).slot[0];
+  u32 lost = f.w.list<Piece>(f.rec(f.b)).slot[0];
+  f.w.list<Piece>(f.rec(f.b)).slot[0] = entry;
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "pieces", entry, f.b, "round-trip (slot 0)")) << all_text(vs);
   EXPECT_TRUE(reported(vs, "pieces", lost, f.b, "does not point back")) << all_text(vs);
@@ -110,7 +110,7 @@ TEST(Validator, TwoEntitiesClaimingOneEntry) {
 
 TEST(Validator, CountsOutOfRange) {
   Corruptible f;
-  TestWorld::list<Sensor>(f.rec(f.c)).added = 4;  // more added than reserved
+  f.w.list<Sensor>(f.rec(f.c)).added = 4;  // more added than reserved
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "sensors", kNone, f.c, "counts out of range")) << all_text(vs);
 }

@@ -293,7 +293,7 @@ TEST(RenderBatch, EveryRenderPieceOfAVisibleEntityIsOneQuad) {
   for (u32 c = 0; c < g.ecs->grid().chunk_count(); ++c)
     g.ecs->for_each_in_chunk(c, [&](Record& r) {
       if (r.payload.kind == Kind::Tile || !view.contains(r.payload.x, r.payload.y)) return;
-      pieces += ColonyEcs::list<RenderPiece>(r).added;
+      pieces += g.ecs->list<RenderPiece>(r).added;
       ++entities;
     });
   ASSERT_GT(entities, 20u);

@@ -163,7 +163,7 @@ TEST_F(BadSave, WrongVersion) {
   auto bad = good;
   std::uint32_t v = 99;
   std::memcpy(bad.data() + 8, &v, 4);
-  expect_refused(bad, "save format version 99, this build reads version 1");
+  expect_refused(bad, "save format version 99, this build reads version " + std::to_string(colony::kSaveVersion));
 }
 
 // Content damaged in a way the checksum cannot see (forged): the loader's own checks

@@ -58,9 +58,9 @@ Record& rec(Game& g, Handle h) {
 }
 
 template <class C>
-u32 count_of(Game& g, Handle h) { return ColonyEcs::list<C>(rec(g, h)).added; }
+u32 count_of(Game& g, Handle h) { return g.ecs->list<C>(rec(g, h)).added; }
 template <class C>
-u32 reserved_of(Game& g, Handle h) { return ColonyEcs::list<C>(rec(g, h)).reserved; }
+u32 reserved_of(Game& g, Handle h) { return g.ecs->list<C>(rec(g, h)).reserved; }
 template <class C>
 u32 taken(Game& g) { return g.ecs->stats<C>().taken; }
 
