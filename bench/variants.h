@@ -61,12 +61,12 @@ struct PoolsVariant {
     colony::ColonyEcs& w = *world;
     Ref h = w.create_at(ecs::Tier::Simulated, u16(colony::Kind::Worker), make_body(s));
     require(!h.is_null(), "pools: entity store full");
-    // Built where the heap variant builds them (one piece at a time), then added with
-    // one call per pool.
+    // Filled on the stack (the pool slots of an entity need not be adjacent), then
+    // added with one call per pool.
     std::array<RenderPiece, kMaxPieces> pieces;
     std::array<CollisionVolume, kMaxVolumes> volumes;
-    for (u32 k = 0; k < s.pieces; ++k) pieces[k] = make_piece(s, k);
-    for (u32 k = 0; k < s.volumes; ++k) volumes[k] = make_volume(s, k);
+    for (u32 k = 0; k < s.pieces; ++k) fill_piece(pieces[k], s, k);
+    for (u32 k = 0; k < s.volumes; ++k) fill_volume(volumes[k], s, k);
     require(w.reserve<RenderPiece>(h, s.pieces) == ecs::Result::Ok, "pools: piece reservation refused");
     w.add(h, std::span<const RenderPiece>(pieces.data(), s.pieces));
     require(w.reserve<CollisionVolume>(h, s.volumes) == ecs::Result::Ok, "pools: volume reservation refused");
@@ -140,9 +140,9 @@ struct HeapVariant {
   Ref spawn(const AntShape& s) {
     Ant* a = new Ant{make_body(s), {}, {}, u32(ants.size())};
     a->pieces.reserve(s.pieces);
-    for (u32 k = 0; k < s.pieces; ++k) a->pieces.push_back(make_piece(s, k));
+    for (u32 k = 0; k < s.pieces; ++k) fill_piece(a->pieces.emplace_back(), s, k);
     a->volumes.reserve(s.volumes);
-    for (u32 k = 0; k < s.volumes; ++k) a->volumes.push_back(make_volume(s, k));
+    for (u32 k = 0; k < s.volumes; ++k) fill_volume(a->volumes.emplace_back(), s, k);
     ants.push_back(a);
     return a;
   }
@@ -260,9 +260,9 @@ struct SizeBucketsVariant {
     Ant a{make_body(s), free_ids.back(), 0, 0, s.pieces, 0, s.volumes, 0};
     free_ids.pop_back();
     a.pieces = piece_arena.take(s.pieces, &a.piece_size);
-    for (u32 k = 0; k < s.pieces; ++k) piece_arena.items[a.pieces + k] = make_piece(s, k);
+    for (u32 k = 0; k < s.pieces; ++k) fill_piece(piece_arena.items[a.pieces + k], s, k);
     a.volumes = volume_arena.take(s.volumes, &a.volume_size);
-    for (u32 k = 0; k < s.volumes; ++k) volume_arena.items[a.volumes + k] = make_volume(s, k);
+    for (u32 k = 0; k < s.volumes; ++k) fill_volume(volume_arena.items[a.volumes + k], s, k);
     where[a.id] = u32(ants.size());
     ants.push_back(a);
     return a.id;

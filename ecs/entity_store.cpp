@@ -24,7 +24,10 @@ EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
   for (u32 i = 0; i < total_blocks_; ++i) free_blocks_[i] = total_blocks_ - 1 - i;
   free_block_count_ = total_blocks_;
 
-  directory_ = make_buffer<DirEntry>(size_t(config_.max_entities) + 1);  // zeroed: every index Free
+  // With extra bytes each entry is padded to whole cache lines, so an entry and its
+  // extra bytes never share a line with a neighbour.
+  if (config_.entity_extra_bytes) dir_stride_ = u32((sizeof(DirEntry) + config_.entity_extra_bytes + 63) / 64 * 64);
+  dir_bytes_ = make_buffer<std::byte>((size_t(config_.max_entities) + 1) * dir_stride_);  // zeroed: every index Free
   free_indices_ = make_buffer<u32>(config_.max_entities);
   for (u32 i = 0; i < config_.max_entities; ++i) free_indices_[i] = config_.max_entities - i;  // index 1 on top
   free_index_count_ = config_.max_entities;
@@ -59,7 +62,7 @@ void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
   if (block != list.last || offset != last_offset) {
     RecordHeader* dst = at(block, offset);
     std::memcpy(dst, at(list.last, last_offset), config_.record_size);
-    DirEntry& moved = directory_[dst->handle.index];
+    DirEntry& moved = entry(dst->handle.index);
     moved.block = block;
     moved.offset = u16(offset);
   }
@@ -74,19 +77,19 @@ void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
 }
 
 void EntityStore::link_sim(u32 index, u32 chunk) {
-  DirEntry& d = directory_[index];
+  DirEntry& d = entry(index);
   d.sim_prev = 0;
   d.sim_next = sim_head_[chunk];
-  if (d.sim_next) directory_[d.sim_next].sim_prev = index;
+  if (d.sim_next) entry(d.sim_next).sim_prev = index;
   sim_head_[chunk] = index;
   ++sim_count_[chunk];
 }
 
 void EntityStore::unlink_sim(u32 index, u32 chunk) {
-  DirEntry& d = directory_[index];
-  if (d.sim_prev) directory_[d.sim_prev].sim_next = d.sim_next;
+  DirEntry& d = entry(index);
+  if (d.sim_prev) entry(d.sim_prev).sim_next = d.sim_next;
   else sim_head_[chunk] = d.sim_next;
-  if (d.sim_next) directory_[d.sim_next].sim_prev = d.sim_prev;
+  if (d.sim_next) entry(d.sim_next).sim_prev = d.sim_prev;
   d.sim_prev = d.sim_next = 0;
   --sim_count_[chunk];
 }
@@ -96,7 +99,7 @@ Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
   u32 block, offset;
   if (!push(list_for(tier, chunk), &block, &offset)) return {};
   u32 index = free_indices_[--free_index_count_];
-  DirEntry& d = directory_[index];
+  DirEntry& d = entry(index);
   d.generation += 1;
   if (d.generation == 0) d.generation = 1;  // generation 0 never names a live entity
   d.chunk = chunk;
@@ -118,7 +121,7 @@ Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
 
 void EntityStore::destroy(Handle h) {
   if (!alive(h)) return;
-  DirEntry& d = directory_[h.index];
+  DirEntry& d = entry(h.index);
   if (Tier(d.tier) == Tier::Simulated) unlink_sim(h.index, d.chunk);
   remove(list_for(Tier(d.tier), d.chunk), d.block, d.offset);
   d.tier = u8(Tier::Free);
@@ -129,7 +132,7 @@ void EntityStore::destroy(Handle h) {
 
 RecordHeader* EntityStore::move_chunk(Handle h, u32 new_chunk) {
   if (!alive(h) || new_chunk >= config_.chunk_count) return nullptr;
-  DirEntry& d = directory_[h.index];
+  DirEntry& d = entry(h.index);
   if (d.chunk == new_chunk) return record_of_index(h.index);
   if (Tier(d.tier) == Tier::Simulated) {
     unlink_sim(h.index, d.chunk);
@@ -151,7 +154,7 @@ RecordHeader* EntityStore::move_chunk(Handle h, u32 new_chunk) {
 
 RecordHeader* EntityStore::set_tier(Handle h, Tier tier) {
   if (!alive(h) || tier == Tier::Free) return nullptr;
-  DirEntry& d = directory_[h.index];
+  DirEntry& d = entry(h.index);
   if (Tier(d.tier) == tier) return record_of_index(h.index);
   u32 block, offset;
   if (!push(list_for(tier, d.chunk), &block, &offset)) return nullptr;

@@ -32,9 +32,8 @@ struct RecordHeader {
   u8 flags;
 };
 
-// kFlagInBatch: the record is in the batch a batched release is working on (cleared
-// before it returns).
-enum : u8 { kFlagDying = 1, kFlagInBatch = 2 };
+// kFlagDying: queued for destruction (world.h's queue_destroy).
+enum : u8 { kFlagDying = 1 };
 
 struct DirEntry {
   u32 generation;
@@ -63,6 +62,7 @@ struct StoreConfig {
   u32 record_align = 8;
   u32 chunk_count = 1;
   u32 block_records = 32;   // records per storage block
+  u32 entity_extra_bytes = 0;  // kept beside each directory entry (see entity_extra)
 };
 
 // [SECTION] EntityStore
@@ -81,7 +81,7 @@ class EntityStore {
 
   bool alive(Handle h) const {
     if (h.index == 0 || h.index > config_.max_entities) return false;
-    const DirEntry& d = directory_[h.index];
+    const DirEntry& d = entry(h.index);
     return Tier(d.tier) != Tier::Free && d.generation == h.generation;
   }
   // O(1) in both tiers. nullptr for a stale handle.
@@ -89,11 +89,15 @@ class EntityStore {
   const RecordHeader* find(Handle h) const { return const_cast<EntityStore*>(this)->find(h); }
   // Internal: the record of a live index, no generation check.
   RecordHeader* record_of_index(u32 index) {
-    const DirEntry& d = directory_[index];
+    const DirEntry& d = entry(index);
     return at(d.block, d.offset);
   }
-  const DirEntry& dir(u32 index) const { return directory_[index]; }
-  DirEntry& dir_mut(u32 index) { return directory_[index]; }
+  const DirEntry& dir(u32 index) const { return entry(index); }
+  DirEntry& dir_mut(u32 index) { return entry(index); }
+  // The StoreConfig::entity_extra_bytes kept beside an index's directory entry (the
+  // world keeps the entity's slot lists there: one cache-line burst finds both).
+  std::byte* entity_extra(u32 index) { return dir_bytes_.get() + size_t(index) * dir_stride_ + sizeof(DirEntry); }
+  u32 dir_stride() const { return dir_stride_; }
 
   // Moves the entity into another chunk. Dormant records move between chunk storages;
   // simulated ones are relinked. Returns the record's (possibly new) address.
@@ -136,7 +140,7 @@ class EntityStore {
   // Calls fn(RecordHeader*) for each entity in a chunk: simulated members then dormant.
   template <class Fn>
   void walk_chunk(u32 chunk, Fn&& fn) {
-    for (u32 i = sim_head_[chunk]; i != 0; i = directory_[i].sim_next) fn(record_of_index(i));
+    for (u32 i = sim_head_[chunk]; i != 0; i = entry(i).sim_next) fn(record_of_index(i));
     walk(dormant_[chunk], fn);
   }
 
@@ -156,7 +160,11 @@ class EntityStore {
   Buffer<u32> block_next_, block_prev_;
   Buffer<u32> free_blocks_;
   u32 free_block_count_ = 0;
-  Buffer<DirEntry> directory_;
+  // The directory: one DirEntry (plus the extra bytes) every dir_stride_ bytes.
+  Buffer<std::byte> dir_bytes_;
+  u32 dir_stride_ = sizeof(DirEntry);
+  DirEntry& entry(u32 index) { return *reinterpret_cast<DirEntry*>(dir_bytes_.get() + size_t(index) * dir_stride_); }
+  const DirEntry& entry(u32 index) const { return *reinterpret_cast<const DirEntry*>(dir_bytes_.get() + size_t(index) * dir_stride_); }
   Buffer<u32> free_indices_;
   u32 free_index_count_ = 0;
   u32 live_ = 0;

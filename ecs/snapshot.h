@@ -82,9 +82,9 @@ struct SnapshotAccess {
     out.write(s.free_indices_.get() + run, size_t(s.free_index_count_ - run) * sizeof(u32));
     // Directory up to the highest index ever used (the rest is still zero).
     u32 hi = c.max_entities;
-    while (hi > 0 && s.directory_[hi].generation == 0) --hi;
+    while (hi > 0 && s.dir(hi).generation == 0) --hi;
     out.pod(hi);
-    out.write(s.directory_.get() + 1, size_t(hi) * sizeof(DirEntry));
+    for (u32 i = 1; i <= hi; ++i) out.pod(s.dir(i));
     out.pod(s.free_block_count_);
     out.write(s.free_blocks_.get(), size_t(s.free_block_count_) * sizeof(u32));
     write_list(s, out, s.simulated_);
@@ -117,7 +117,7 @@ struct SnapshotAccess {
         RecordHeader* r = s.at(b, k);
         u32 i = r->handle.index;
         need(i >= 1 && i <= c.max_entities, "a record's handle index is outside the directory");
-        const DirEntry& d = s.directory_[i];
+        const DirEntry& d = s.dir(i);
         need(Tier(d.tier) == tier && r->tier == u8(tier), "a record sits in the wrong tier's storage");
         need(d.generation == r->handle.generation, "a record's generation disagrees with the directory");
         need(d.block == b && d.offset == k, "the directory does not point at a record");
@@ -148,10 +148,10 @@ struct SnapshotAccess {
     s.free_index_count_ = free_count;
     u32 hi = get<u32>(in, "the directory");
     need(hi <= max, "the directory is longer than the store");
-    get_bytes(in, s.directory_.get() + 1, size_t(hi) * sizeof(DirEntry), "the directory");
+    for (u32 i = 1; i <= hi; ++i) get_bytes(in, &s.dir_mut(i), sizeof(DirEntry), "the directory");
     u32 live = 0;
     for (u32 i = 1; i <= hi; ++i) {
-      const DirEntry& d = s.directory_[i];
+      const DirEntry& d = s.dir(i);
       need(d.tier <= u8(Tier::Dormant), "a directory entry has an unknown tier");
       if (Tier(d.tier) != Tier::Free) {
         need(d.generation != 0, "a live directory entry has generation 0");
@@ -163,7 +163,7 @@ struct SnapshotAccess {
     std::vector<u8> seen(size_t(max) + 1, 0);
     for (u32 k = 0; k < free_count; ++k) {
       u32 i = s.free_indices_[k];
-      need(i >= 1 && i <= max && !seen[i] && Tier(s.directory_[i].tier) == Tier::Free, "the free index stack is inconsistent");
+      need(i >= 1 && i <= max && !seen[i] && Tier(s.dir(i).tier) == Tier::Free, "the free index stack is inconsistent");
       seen[i] = 1;
     }
     u32 free_blocks = get<u32>(in, "the free block stack");
@@ -235,7 +235,7 @@ struct SnapshotAccess {
     (write_pool<W, Cs>(w, out), ...);
     // The slot lists of every live entity, in index order.
     for (u32 i = 1; i <= w.store_.max_entities(); ++i)
-      if (Tier(w.store_.dir(i).tier) != Tier::Free) out.pod(w.lists_[i]);
+      if (Tier(w.store_.dir(i).tier) != Tier::Free) out.pod(w.lists(i));
   }
 
   template <Positioned P, Component... Cs>
@@ -258,7 +258,7 @@ struct SnapshotAccess {
     (read_pool<W, Cs>(w, in), ...);
     // Rows of free indices stay zero; the validator checks every live row's counts and slots.
     for (u32 i = 1; i <= w.store_.max_entities(); ++i)
-      if (Tier(w.store_.dir(i).tier) != Tier::Free) get_bytes(in, &w.lists_[i], sizeof(w.lists_[i]), "the slot lists");
+      if (Tier(w.store_.dir(i).tier) != Tier::Free) get_bytes(in, &w.lists(i), sizeof(w.lists(i)), "the slot lists");
     // Slot lists inside the records and the pools' back-pointers must agree exactly;
     // the validator walks both (every index it follows is range-checked by now).
     std::vector<Violation> v = w.validate(1);

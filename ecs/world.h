@@ -16,6 +16,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -55,10 +56,12 @@ class World {
   // [SECTION] Record layout and configuration
   static constexpr size_t kPoolCount = sizeof...(Cs);
   // An entity's slot lists, one per pool, side by side (a tuple is not trivially
-  // copyable). They live in the world's list table, one row per handle index, not in
-  // the record: a record is what a system walking entities reads (header and payload,
-  // a cache line or two), a rewire writes one row found straight from the back-pointer
-  // with no record lookup, and a record moving between tiers or chunks copies no slots.
+  // copyable). They live beside the entity's directory entry (EntityStore's extra
+  // bytes), not in the record: a record is what a system walking entities reads (header
+  // and payload, a cache line or two); a rewire writes one list found straight from the
+  // back-pointer's index with no record lookup; the batched release and a spawn find
+  // directory entry and lists in one burst of adjacent lines; and a record moving
+  // between tiers or chunks copies no slot indices.
   template <size_t I, class L> struct Tagged { L list; };
   template <class Seq> struct ListPack;
   template <size_t... I> struct ListPack<std::index_sequence<I...>> : Tagged<I, SlotList<Cs::kMaxPerEntity>>... {};
@@ -87,11 +90,10 @@ class World {
   explicit World(const Config& config)
       : grid_(config.grid),
         store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
-                           config.grid.chunk_count(), config.block_records}),
+                           config.grid.chunk_count(), config.block_records, u32(sizeof(Lists))}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
-        lists_(make_buffer<Lists>(size_t(config.max_entities) + 1)),
         pending_(make_buffer<Handle>(config.max_entities)),
-        batch_indices_(make_buffer<u32>(config.max_entities)),
+        dead_bits_{make_buffer<u64>(size_t(config.pool_capacity[index_of<Cs>()]) / 64 + 1)...},
         swap_release_max_(config.swap_release_max) {}
 
   World(const World&) = delete;
@@ -159,10 +161,10 @@ class World {
   template <class C> auto& list(const Record& r) { return list_at<C>(r.header.handle.index); }
   template <class C> const auto& list(const Record& r) const { return list_at<C>(r.header.handle.index); }
   template <class C> auto& list_at(u32 index) {
-    return static_cast<Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(lists_[index]).list;
+    return static_cast<Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(lists(index)).list;
   }
   template <class C> const auto& list_at(u32 index) const {
-    return static_cast<const Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(lists_[index]).list;
+    return static_cast<const Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(lists(index)).list;
   }
   template <class C> C& component(const Record& r, u32 local) { return pool<C>().items[list<C>(r).slot[local]]; }
 
@@ -271,44 +273,41 @@ class World {
   }
   std::span<const Handle> pending_destructions() const { return {pending_.get(), pending_count_}; }
 
-  // The one point in a tick where queued deaths happen, in three passes over the batch:
-  //   1. mark   — each victim's record is visited once: it joins the batch (a directory
-  //               flag) and every pool counts its entries; no pool entry is touched;
-  //   2. close  — each pool closes its holes (see close_holes), touching each victim
-  //               entry once, when a survivor moves into it;
-  //   3. free   — the store frees the records.
-  // A batch is a chain of cache misses (directory entry, record, scattered pool entries,
-  // the owners rewired), so each pass prefetches what it will need kPrefetchAhead
-  // victims later: the misses overlap instead of following one another.
+  // The one point in a tick where queued deaths happen, in two passes:
+  //   1. mark  — one visit per victim: every pool counts its entries and sets their
+  //              bits in the pool's dead-entry bitmap, the slot lists are emptied, the
+  //              store frees the record (directory entry, chunk membership, storage);
+  //              no pool entry is touched;
+  //   2. close — each pool closes its holes (see close_holes), reading only the bitmap,
+  //              the entries and the rows of the survivors it moves.
+  // A victim is a handful of cache misses (directory entry, slot list row, chunk
+  // neighbours, record), so the mark pass prefetches what it needs kPrefetchAhead
+  // victims later and the misses overlap instead of following one another.
+  // A batch of at most Config::swap_release_max victims is released one entity at a
+  // time by swap-with-last instead: for a few victims that beats the batch's passes.
   u32 apply_destructions() {
     u32 n = pending_count_;
     if (n == 0) return 0;
     std::span<const Handle> batch{pending_.get(), n};
     if (n <= swap_release_max_) {
-      for (Handle h : batch) (release_list<Cs>(h.index), ...);
-      free_batch(batch);
-      pending_count_ = 0;
-      return n;
+      for (Handle h : batch) {
+        (release_list<Cs>(h.index), ...);
+        store_.destroy(h);
+      }
+    } else {
+      mark_batch<true, Cs...>(batch);
+      (close_holes<Cs>(ReleaseStrategy::Auto), ...);
     }
-    u32 m = mark_batch<Cs...>(batch);
-    (close_holes<Cs>(m, ReleaseStrategy::Auto), ...);
-    unmark_batch(m);
-    free_batch(batch);
     pending_count_ = 0;
     return n;
   }
 
   // Releases every slot in pool C of every entity in the batch (duplicates and stale
-  // handles are ignored), with the same mark and close passes.
+  // handles are ignored), with the same mark and close passes; the entities live on.
   template <class C>
   void release_batch(std::span<const Handle> batch, ReleaseStrategy strategy = ReleaseStrategy::Auto) {
-    // The record scratch holds max_entities; a longer batch (duplicates) goes in parts.
-    const size_t part = store_.max_entities() ? store_.max_entities() : 1;
-    for (size_t at = 0; at < batch.size(); at += part) {
-      u32 m = mark_batch<C>(batch.subspan(at, std::min(part, batch.size() - at)));
-      close_holes<C>(m, strategy);
-      unmark_batch(m);
-    }
+    mark_batch<false, C>(batch);
+    close_holes<C>(strategy);
   }
   template <class C> ReleaseStrategy last_release_strategy() const { return last_strategy_[index_of<C>()]; }
 
@@ -390,6 +389,8 @@ class World {
     return std::tuple<Pool<Cs>...>(Pool<Cs>(caps[I])...);
   }
   static Record* as_record(RecordHeader* h) { return reinterpret_cast<Record*>(h); }
+  Lists& lists(u32 index) { return *reinterpret_cast<Lists*>(store_.entity_extra(index)); }
+  const Lists& lists(u32 index) const { return *reinterpret_cast<const Lists*>(const_cast<EntityStore&>(store_).entity_extra(index)); }
 
   // Points the owner of entry s at s (the entry has just moved there).
   template <class C>
@@ -401,69 +402,69 @@ class World {
   // [SECTION] Batched release internals
 
   // How many victims (or pool entries) ahead the batch passes prefetch.
-  static constexpr u32 kPrefetchAhead = 16;
+  static constexpr u32 kPrefetchAhead = 8;
+  // How many pool entries ahead close_holes prefetches a survivor's owner row.
+  static constexpr u32 kRowAhead = 64;
 
-  // Pass 1 for pools Ps: checks each handle once and notes, per pool, how many entries
-  // the batch frees and where the lowest one is. It reads only directory entries and
-  // slot list rows, never a record; the pool entries are touched once, in close_holes. An entity is kept in
-  // batch_indices_ once (kFlagInBatch marks it while the batch runs). Returns how many.
-  template <class... Ps>
-  u32 mark_batch(std::span<const Handle> batch) {
-    u32 n = u32(batch.size()), m = 0;
-    u32* marked = batch_indices_.get();
+  // Pass 1 for pools Ps over the batch: notes per pool how many entries the batch
+  // frees and where the lowest one is, sets their bits in the pool's dead bitmap and
+  // empties the slot lists (a duplicate then finds nothing left to count). With kFree
+  // it also frees each victim's record. It never touches a pool entry. Directory entry
+  // and rows are prefetched 2 x kPrefetchAhead victims ahead, the lines the store's
+  // free needs (chunk neighbours, record) kPrefetchAhead ahead, once the directory
+  // entry naming them has arrived.
+  template <bool kFree, class... Ps>
+  void mark_batch(std::span<const Handle> batch) {
+    u32 n = u32(batch.size());
     (reset_marks<Ps>(), ...);
     for (u32 i = 0; i < n; ++i) {
-      if (i + kPrefetchAhead < n) prefetch_lists(batch[i + kPrefetchAhead].index);
+      if (i + 2 * kPrefetchAhead < n) prefetch_lists(batch[i + 2 * kPrefetchAhead].index);
+      if (kFree && i + kPrefetchAhead < n) prefetch_free(batch[i + kPrefetchAhead]);
       Handle h = batch[i];
       if (!store_.alive(h)) continue;
-      DirEntry& d = store_.dir_mut(h.index);
-      if (d.flags & kFlagInBatch) continue;  // a duplicate
-      if ((count_dead<Ps>(h.index) | ...)) {
-        d.flags |= kFlagInBatch;
-        marked[m++] = h.index;
-      }
+      (count_dead<Ps>(h.index), ...);
+      if constexpr (kFree) store_.destroy(h);
     }
-    return m;
   }
   template <class C>
   void reset_marks() {
     mark_dead_[index_of<C>()] = 0;
     mark_first_hole_[index_of<C>()] = kNone;
   }
-  // Adds the entity's entries in pool C to the batch's count; false when it holds none there.
   template <class C>
-  bool count_dead(u32 index) {
+  void count_dead(u32 index) {
     constexpr size_t I = index_of<C>();
     Pool<C>& p = pool<C>();
     auto& l = list_at<C>(index);
-    if (l.reserved == 0) return false;
+    if (l.reserved == 0) return;
     p.leave_histogram(l);
     p.stats.reserved_unused -= u32(l.reserved - l.added);
+    u64* bits = dead_bits_[I].get();
     u32 first = mark_first_hole_[I];
-    for (u32 k = 0; k < l.reserved; ++k) first = l.slot[k] < first ? l.slot[k] : first;
+    for (u32 k = 0; k < l.reserved; ++k) {
+      u32 s = l.slot[k];
+      bits[s >> 6] |= u64(1) << (s & 63);
+      first = s < first ? s : first;
+    }
     mark_first_hole_[I] = first;
     mark_dead_[I] += l.reserved;
-    return true;
+    l.reserved = l.added = 0;
   }
-  // Whether the entry belongs to an entity of the batch being released. Entries of one
-  // owner sit in runs, so the directory line is usually in cache already.
-  bool in_batch(const BackPointer& bp) const { return store_.dir(bp.owner_index).flags & kFlagInBatch; }
-  // Ends a batch: the records leave it (their flag is cleared).
-  void unmark_batch(u32 m) {
-    for (u32 i = 0; i < m; ++i) store_.dir_mut(batch_indices_[i]).flags &= u8(~kFlagInBatch);
-  }
+  template <class C>
+  bool is_dead(u32 s) const { return dead_bits_[index_of<C>()][s >> 6] >> (s & 63) & 1; }
 
-  // Pass 2 for pool C over the marked entities batch_indices_[0, m): closes the holes in
-  // one of two ways, each moving every survivor at most once:
-  //   tail fill — the live entries past the new end move into the holes below it
-  //               (work ~ holes);
+  // Pass 2 for pool C: closes the holes the marked entries leave, in one of two ways,
+  // each moving every survivor at most once:
+  //   tail fill — the live entries past the new end move into the holes below it,
+  //               lowest hole first (work ~ holes);
   //   compact   — one stable sweep from the first hole, survivors slide down in order
   //               (work ~ pool tail; keeps each entity's entries in their order).
+  // Both find the dead through the bitmap; a moved survivor's owner row is prefetched
+  // kRowAhead entries before the move rewires it. The bitmap is cleared behind them.
   template <class C>
-  void close_holes(u32 m, ReleaseStrategy strategy) {
+  void close_holes(ReleaseStrategy strategy) {
     constexpr size_t I = index_of<C>();
     Pool<C>& p = pool<C>();
-    const u32* marked = batch_indices_.get();
     u32 dead = mark_dead_[I], first_hole = mark_first_hole_[I];
     if (dead == 0) return;
     u32 taken = p.stats.taken, new_taken = taken - dead;
@@ -473,9 +474,8 @@ class World {
     if (compact) {
       u32 w = first_hole;
       for (u32 s = first_hole; s < taken; ++s) {
-        if (s + 2 * kPrefetchAhead < taken) prefetch_dir(p.owners[s + 2 * kPrefetchAhead].owner_index);
-        if (s + kPrefetchAhead < taken) prefetch_owner_row(p, s + kPrefetchAhead);
-        if (in_batch(p.owners[s])) continue;
+        if (s + kRowAhead < taken) prefetch_owner_row(p, s + kRowAhead);
+        if (is_dead<C>(s)) continue;
         if (s != w) {
           p.move_entry(s, w);
           point_owner_at(p, w);
@@ -484,40 +484,27 @@ class World {
         ++w;
       }
     } else {
+      // The holes below new_taken, lowest first, a bitmap word at a time.
+      const u64* bits = dead_bits_[I].get();
       u32 tail = taken;
-      for (u32 i = 0; i < m; ++i) {
-        if (i + kPrefetchAhead < m) prefetch_entries<C>(marked[i + kPrefetchAhead]);
-        auto& l = list_at<C>(marked[i]);
-        for (u32 k = 0; k < l.reserved; ++k) {
-          u32 hole = l.slot[k];
-          if (hole >= new_taken) continue;
-          do { --tail; } while (in_batch(p.owners[tail]));
-          if (tail >= kPrefetchAhead) prefetch_owner_row(p, tail - kPrefetchAhead);
+      for (u32 word = first_hole >> 6; u64(word) << 6 < new_taken; ++word) {
+        for (u64 set = bits[word]; set; set &= set - 1) {
+          u32 hole = (word << 6) | u32(std::countr_zero(set));
+          if (hole >= new_taken) break;
+          do { --tail; } while (is_dead<C>(tail));
+          if (tail >= kRowAhead) prefetch_owner_row(p, tail - kRowAhead);
           p.move_entry(tail, hole);
           point_owner_at(p, hole);
           ++rewires;
         }
       }
     }
-    for (u32 i = 0; i < m; ++i) list_at<C>(marked[i]).reserved = list_at<C>(marked[i]).added = 0;
+    u64* bits = dead_bits_[I].get();
+    std::fill(bits + (first_hole >> 6), bits + (taken >> 6) + 1, u64(0));
     p.stats.taken = new_taken;
     p.count(&PoolCounters::removes, dead);
     p.count(&PoolCounters::rewires, rewires);
     last_strategy_[I] = compact ? ReleaseStrategy::Compact : ReleaseStrategy::TailFill;
-  }
-
-  // Pass 3: frees the records, prefetching the directory entries the chunk-membership
-  // unlink of a later victim will touch.
-  void free_batch(std::span<const Handle> batch) {
-    u32 n = u32(batch.size());
-    for (u32 i = 0; i < n; ++i) {
-      if (i + kPrefetchAhead < n && store_.alive(batch[i + kPrefetchAhead])) {
-        const DirEntry& d = store_.dir(batch[i + kPrefetchAhead].index);
-        prefetch_dir(d.sim_prev);
-        prefetch_dir(d.sim_next);
-      }
-      store_.destroy(batch[i]);
-    }
   }
 
   // Prefetch helpers: each names one line the batch passes will touch soon.
@@ -529,18 +516,17 @@ class World {
   void prefetch_lists(u32 index) {
     if (index == 0 || index > store_.max_entities()) return;
     __builtin_prefetch(&store_.dir(index), 1);
-    const char* row = reinterpret_cast<const char*>(&lists_[index]);
-    for (size_t off = 0; off < sizeof(Lists); off += 64) __builtin_prefetch(row + off, 1);
+    const char* row = reinterpret_cast<const char*>(&store_.dir(index));
+    for (size_t off = 0; off < store_.dir_stride(); off += 64) __builtin_prefetch(row + off, 1);
   }
-  // Every back-pointer of a record's slot list in pool C (and the component with items).
-  template <class C>
-  void prefetch_entries(u32 index) {
-    Pool<C>& p = pool<C>();
-    const auto& l = list_at<C>(index);
-    for (u32 k = 0; k < l.reserved; ++k) {
-      __builtin_prefetch(&p.owners[l.slot[k]], 1);
-      __builtin_prefetch(&p.items[l.slot[k]], 1);
-    }
+  // What the store's free of a victim touches besides its directory entry: the chunk
+  // neighbours it is unlinked from and the record's storage.
+  void prefetch_free(Handle h) {
+    if (!store_.alive(h)) return;
+    const DirEntry& d = store_.dir(h.index);
+    prefetch_dir(d.sim_prev);
+    prefetch_dir(d.sim_next);
+    __builtin_prefetch(store_.record_of_index(h.index), 1);
   }
   // The owner's slot list row of entry s, once per run of entries with the same owner.
   template <class C>
@@ -723,10 +709,10 @@ class World {
   ChunkGrid grid_;
   EntityStore store_;
   std::tuple<Pool<Cs>...> pools_;
-  Buffer<Lists> lists_;  // row per handle index (row 0 unused)
   Buffer<Handle> pending_;
-  // Scratch of the batched release (not state: meaningless between calls).
-  Buffer<u32> batch_indices_;
+  // Scratch of the batched release (not state: all zero between calls): one bit per
+  // pool entry, set for the entries a batch frees.
+  std::array<Buffer<u64>, kPoolCount> dead_bits_;
   u32 swap_release_max_ = 256;
   std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};
   u32 pending_count_ = 0;
