@@ -62,9 +62,22 @@ class World {
   // back-pointer's index with no record lookup; the batched release and a spawn find
   // directory entry and lists in one burst of adjacent lines; and a record moving
   // between tiers or chunks copies no slot indices.
+  // The lists are laid out shortest first: an entity that holds a few slots in each
+  // pool then has its counts and slots in the first lines after the directory entry.
+  static constexpr std::array<u32, sizeof...(Cs)> kMaxes{Cs::kMaxPerEntity...};
+  static constexpr std::array<size_t, sizeof...(Cs)> list_order() {
+    std::array<size_t, sizeof...(Cs)> order{};
+    for (size_t i = 0; i < order.size(); ++i) {  // insertion sort: stable, constexpr
+      size_t j = i;
+      for (; j > 0 && kMaxes[order[j - 1]] > kMaxes[i]; --j) order[j] = order[j - 1];
+      order[j] = i;
+    }
+    return order;
+  }
   template <size_t I, class L> struct Tagged { L list; };
   template <class Seq> struct ListPack;
-  template <size_t... I> struct ListPack<std::index_sequence<I...>> : Tagged<I, SlotList<Cs::kMaxPerEntity>>... {};
+  template <size_t... K>
+  struct ListPack<std::index_sequence<K...>> : Tagged<list_order()[K], SlotList<kMaxes[list_order()[K]]>>... {};
   using Lists = ListPack<std::index_sequence_for<Cs...>>;
   struct Record {
     RecordHeader header;
@@ -405,6 +418,8 @@ class World {
   static constexpr u32 kPrefetchAhead = 8;
   // How many pool entries ahead close_holes prefetches a survivor's owner row.
   static constexpr u32 kRowAhead = 64;
+  // How many holes ahead the tail fill prefetches the hole's entry.
+  static constexpr u32 kHoleAhead = 32;
 
   // Pass 1 for pools Ps over the batch: notes per pool how many entries the batch
   // frees and where the lowest one is, sets their bits in the pool's dead bitmap and
@@ -452,6 +467,23 @@ class World {
   }
   template <class C>
   bool is_dead(u32 s) const { return dead_bits_[index_of<C>()][s >> 6] >> (s & 63) & 1; }
+  // Walks the set bits of a bitmap in [from, end), lowest first, a word at a time.
+  struct SetBits {
+    const u64* bits;
+    u32 word;
+    u32 end;
+    u64 set;
+    SetBits(const u64* b, u32 from, u32 e) : bits(b), word(from >> 6), end(e), set(b[from >> 6] & (~u64(0) << (from & 63))) {}
+    bool next(u32& pos) {
+      while (set == 0) {
+        if (u64(++word) << 6 >= end) return false;
+        set = bits[word];
+      }
+      pos = (word << 6) | u32(std::countr_zero(set));
+      set &= set - 1;
+      return pos < end;
+    }
+  };
 
   // Pass 2 for pool C: closes the holes the marked entries leave, in one of two ways,
   // each moving every survivor at most once:
@@ -484,19 +516,21 @@ class World {
         ++w;
       }
     } else {
-      // The holes below new_taken, lowest first, a bitmap word at a time.
-      const u64* bits = dead_bits_[I].get();
+      // The holes below new_taken, lowest first. A second cursor runs kHoleAhead holes
+      // ahead and prefetches them: a hole is a victim's entry, cold.
+      SetBits holes{dead_bits_[I].get(), first_hole, new_taken}, ahead = holes;
+      for (u32 k = 0, h; k < kHoleAhead && ahead.next(h); ++k) {}
       u32 tail = taken;
-      for (u32 word = first_hole >> 6; u64(word) << 6 < new_taken; ++word) {
-        for (u64 set = bits[word]; set; set &= set - 1) {
-          u32 hole = (word << 6) | u32(std::countr_zero(set));
-          if (hole >= new_taken) break;
-          do { --tail; } while (is_dead<C>(tail));
-          if (tail >= kRowAhead) prefetch_owner_row(p, tail - kRowAhead);
-          p.move_entry(tail, hole);
-          point_owner_at(p, hole);
-          ++rewires;
+      for (u32 hole; holes.next(hole);) {
+        if (u32 h; ahead.next(h)) {
+          __builtin_prefetch(&p.items[h], 1);
+          __builtin_prefetch(&p.owners[h], 1);
         }
+        do { --tail; } while (is_dead<C>(tail));
+        if (tail >= kRowAhead) prefetch_owner_row(p, tail - kRowAhead);
+        p.move_entry(tail, hole);
+        point_owner_at(p, hole);
+        ++rewires;
       }
     }
     u64* bits = dead_bits_[I].get();
