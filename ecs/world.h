@@ -96,9 +96,12 @@ class World {
     u32 swap_release_max = 256;
   };
 
-  // Compaction is chosen when the pool tail it must walk is at most this many times
-  // the number of holes (a sequential move is several times cheaper than a random one).
-  static constexpr u32 kCompactFactor = 4;
+  // Compaction is chosen when the survivors it would move (those past the first hole)
+  // are at most 1/kCompactDivisor of the holes. Tail fill moves at most one survivor
+  // per hole and finds the holes in address order through the bitmap, so it is as
+  // cheap per move as the sweep (measured: tail fill 104 vs compaction 218-276 ns per
+  // victim at a 50 % kill of 200,000 ants; even at 80-90 % they are level).
+  static constexpr u32 kCompactDivisor = 4;
 
   explicit World(const Config& config)
       : grid_(config.grid),
@@ -501,7 +504,7 @@ class World {
     if (dead == 0) return;
     u32 taken = p.stats.taken, new_taken = taken - dead;
     bool compact = strategy == ReleaseStrategy::Compact ||
-                   (strategy == ReleaseStrategy::Auto && u64(taken - first_hole) <= u64(dead) * kCompactFactor);
+                   (strategy == ReleaseStrategy::Auto && u64(taken - first_hole - dead) * kCompactDivisor <= dead);
     u64 rewires = 0;
     if (compact) {
       u32 w = first_hole;

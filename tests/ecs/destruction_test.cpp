@@ -200,7 +200,7 @@ INSTANTIATE_TEST_SUITE_P(Strategies, ReleaseBatch,
                            }
                          });
 
-TEST(ReleaseBatchChoice, AutoTailFillsFewAndCompactsMany) {
+TEST(ReleaseBatchChoice, AutoTailFillsUnlessFewSurvivePastTheFirstHole) {
   {
     BatchFixture f;
     std::vector<Handle> one{f.all[3]};  // one victim near the front: compaction would walk the pool
@@ -211,11 +211,22 @@ TEST(ReleaseBatchChoice, AutoTailFillsFewAndCompactsMany) {
     f.expect_survivors(one, false);
   }
   {
+    // Half dies: tail fill (it moves at most one survivor per hole, in address order).
     BatchFixture f;
     auto half = f.batch_of(2, 0);
     f.w.release_batch<Piece>(half);
-    EXPECT_EQ(f.w.last_release_strategy<Piece>(), ReleaseStrategy::Compact);
+    EXPECT_EQ(f.w.last_release_strategy<Piece>(), ReleaseStrategy::TailFill);
     f.expect_survivors(half, false);
+  }
+  {
+    // All but every eighth entity dies: the few survivors slide down in one sweep.
+    BatchFixture f;
+    std::vector<Handle> most;
+    for (u32 i = 0; i < f.all.size(); ++i)
+      if (i % 8 != 0) most.push_back(f.all[i]);
+    f.w.release_batch<Piece>(most);
+    EXPECT_EQ(f.w.last_release_strategy<Piece>(), ReleaseStrategy::Compact);
+    f.expect_survivors(most, false);
   }
   {
     // Compaction keeps survivors in their pool order (a stable sweep).
