@@ -61,16 +61,11 @@ struct PoolsVariant {
     colony::ColonyEcs& w = *world;
     Ref h = w.create_at(ecs::Tier::Simulated, u16(colony::Kind::Worker), make_body(s));
     require(!h.is_null(), "pools: entity store full");
-    // Filled on the stack (the pool slots of an entity need not be adjacent), then
-    // added with one call per pool.
-    std::array<RenderPiece, kMaxPieces> pieces;
-    std::array<CollisionVolume, kMaxVolumes> volumes;
-    for (u32 k = 0; k < s.pieces; ++k) fill_piece(pieces[k], s, k);
-    for (u32 k = 0; k < s.volumes; ++k) fill_volume(volumes[k], s, k);
+    // Reserved, then filled in place in the pool (as the heap variant fills its vectors).
     require(w.reserve<RenderPiece>(h, s.pieces) == ecs::Result::Ok, "pools: piece reservation refused");
-    w.add(h, std::span<const RenderPiece>(pieces.data(), s.pieces));
+    w.add_each<RenderPiece>(h, s.pieces, [&](RenderPiece& p, u32 k) { fill_piece(p, s, k); });
     require(w.reserve<CollisionVolume>(h, s.volumes) == ecs::Result::Ok, "pools: volume reservation refused");
-    w.add(h, std::span<const CollisionVolume>(volumes.data(), s.volumes));
+    w.add_each<CollisionVolume>(h, s.volumes, [&](CollisionVolume& v, u32 k) { fill_volume(v, s, k); });
     return h;
   }
 

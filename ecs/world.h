@@ -210,23 +210,30 @@ class World {
     return Result::Ok;
   }
 
-  // Writes values into h's next reserved slots, all or nothing: an entity is dressed
-  // with one call per pool, paying the handle check and the stats upkeep once.
-  template <class C>
-  Result add(Handle h, std::span<const C> values) {
+  // Adds n components into h's next reserved slots, all or nothing: fill(C&, k) writes
+  // the k-th in place in the pool. An entity is dressed with one call per pool, paying
+  // the handle check and the stats upkeep once, and no component is built elsewhere
+  // and copied in.
+  template <class C, class Fill>
+  Result add_each(Handle h, u32 n, Fill&& fill) {
     if (!store_.alive(h)) return Result::StaleHandle;
     Pool<C>& p = pool<C>();
     auto& l = list_at<C>(h.index);
-    u32 n = u32(values.size()), at = l.added;
+    u32 at = l.added;
     if (n > u32(l.reserved - at)) return Result::NoReservedSlot;
     C* items = p.items.get();
-    for (u32 k = 0; k < n; ++k) items[l.slot[at + k]] = values[k];
+    for (u32 k = 0; k < n; ++k) fill(items[l.slot[at + k]], k);
     p.leave_histogram(l);
     l.added = u8(at + n);
     p.enter_histogram(l);
     p.stats.reserved_unused -= n;
     p.count(&PoolCounters::adds, n);
     return Result::Ok;
+  }
+  // Writes values into h's next reserved slots, all or nothing.
+  template <class C>
+  Result add(Handle h, std::span<const C> values) {
+    return add_each<C>(h, u32(values.size()), [&](C& c, u32 k) { c = values[k]; });
   }
   // Writes value into h's next reserved slot.
   template <class C>

@@ -305,17 +305,17 @@ bool dress(Game& g, Handle h, const BodyPlan& plan, u32 tint) {
     w.destroy(h);
     return false;
   }
-  for (RenderPiece p : plan.pieces) {
+  w.add_each<RenderPiece>(h, u32(plan.pieces.size()), [&](RenderPiece& p, u32 k) {
+    p = plan.pieces[k];
     float f = p.part == Part::Leg || p.part == Part::Antenna || p.part == Part::Mandible ? 0.55f
               : p.part == Part::Wing                                                  ? 1.6f
               : p.part == Part::Abdomen || p.part == Part::QueenAbdomen               ? 0.85f
                                                                                       : 1.0f;
     p.color = shade(tint, f);
     if (p.part == Part::Wing) p.color = (p.color & 0x00FFFFFFu) | 0x80000000u;
-    w.add<RenderPiece>(h, p);
-  }
-  for (const CollisionVolume& v : plan.volumes) w.add<CollisionVolume>(h, v);
-  for (const Sensor& s : plan.sensors) w.add<Sensor>(h, s);
+  });
+  w.add<CollisionVolume>(h, plan.volumes);
+  w.add<Sensor>(h, plan.sensors);
   return true;
 }
 
@@ -401,7 +401,7 @@ Handle spawn_food(Game& g, float x, float y, u32 crumbs) {
     w.destroy(h);
     return {};
   }
-  for (u32 i = 0; i < crumbs; ++i) w.add<RenderPiece>(h, crumb_piece(i));
+  w.add_each<RenderPiece>(h, crumbs, [](RenderPiece& p, u32 i) { p = crumb_piece(i); });
   w.add<CollisionVolume>(h, body_plan(Kind::Food).volumes[0]);
   // The source covers the 3x3 cells around it so passing ants find it.
   for_each_cell_in_circle(g, b.x, b.y, 1.5f, [&](u32 c, float) {

@@ -127,6 +127,30 @@ TEST(Pool, AddFillsTheNextReservedSlot) {
   EXPECT_EQ(violations(w), "");
 }
 
+TEST(Pool, AddManyIsAllOrNothingAndFillsInPlace) {
+  TestWorld w(make_config(8, 100, 10, 10));
+  Handle a = w.create(0, Tier::Simulated, 0);
+  ASSERT_EQ(w.reserve<Piece>(a, 5), Result::Ok);
+  ASSERT_EQ(w.add<Piece>(a, Piece{.tag = 1}), Result::Ok);
+  // Five more do not fit the four reserved slots left: nothing is written or counted.
+  u32 calls = 0;
+  EXPECT_EQ(w.add_each<Piece>(a, 5, [&](Piece& p, u32 k) { p.tag = 50 + k, ++calls; }), Result::NoReservedSlot);
+  EXPECT_EQ(calls, 0u);
+  EXPECT_EQ(slots<Piece>(w, a).added, 1);
+  // Three are written straight into their pool slots, in order.
+  ASSERT_EQ(w.add_each<Piece>(a, 3, [&](Piece& p, u32 k) { p.tag = 20 + k; }), Result::Ok);
+  const Piece more[] = {Piece{.tag = 30}};
+  ASSERT_EQ(w.add<Piece>(a, std::span<const Piece>(more)), Result::Ok);
+  EXPECT_EQ(tags<Piece>(w, a), (std::vector<u32>{1, 20, 21, 22, 30}));
+  EXPECT_EQ(w.stats<Piece>().reserved_unused, 0u);
+  EXPECT_EQ(w.stats<Piece>().total.adds, 5u);
+  EXPECT_EQ(w.stats<Piece>().histogram[5], 1u);
+  EXPECT_EQ(w.add<Piece>(a, std::span<const Piece>(more)), Result::NoReservedSlot);
+  ASSERT_EQ(w.destroy(a), Result::Ok);
+  EXPECT_EQ(w.add_each<Piece>(a, 0, [](Piece&, u32) {}), Result::StaleHandle);
+  EXPECT_EQ(violations(w), "");
+}
+
 TEST(Pool, RemoveOneFromTheMiddleKeepsOrderAndBackPointers) {
   TestWorld w(make_config(8, 100, 10, 10));
   Handle a = w.create(5, Tier::Simulated, 0), b = w.create(6, Tier::Dormant, 0);
