@@ -1,0 +1,268 @@
+// ants.cpp — the ants: the full model for simulated chunks (sensing, steering, scent,
+// food, combat) and the cheaper model for dormant ones.
+//
+// Table of contents
+//   [SECTION] Ants, fully simulated
+//   [SECTION] Ants, dormant (cheaper model, every dormant_period ticks)
+#include "sim_internal.h"
+
+namespace colony {
+
+// [SECTION] Ants, fully simulated
+
+namespace {
+
+// Moves an ant that has crossed into another chunk: at once when it stays simulated
+// (a relink, the record does not move), deferred to after the walk otherwise.
+void note_chunk_change(Game& g, Record& r, u32 chunk) {
+  if (chunk == r.header.chunk) return;
+  if (g.chunk_simulated[chunk] && ecs::Tier(r.header.tier) == ecs::Tier::Simulated) g.ecs->move_chunk(r.header.handle, chunk);
+  else g.scratch_moves.push_back({r.header.handle, chunk});
+}
+
+void apply_deferred_moves(Game& g) {
+  ColonyEcs& w = *g.ecs;
+  for (const Game::Move& m : g.scratch_moves) {
+    if (w.move_chunk(m.h, m.chunk) != ecs::Result::Ok) continue;
+    w.set_tier(m.h, tier_for_chunk(g, m.chunk));
+  }
+  g.scratch_moves.clear();
+}
+
+// Age and hunger; true when the ant died.
+bool age_ant(Game& g, Record& r, u32 dt) {
+  Body& b = r.payload;
+  b.age += dt;
+  if (b.age >= b.lifespan) return kill_ant(g, r, DeathCause::Age);
+  if (g.colonies[b.colony].starving && hash_float(g.seed, g.tick, r.header.handle.index, kStarve) < 0.0008f * float(dt))
+    return kill_ant(g, r, DeathCause::Starvation);
+  return false;
+}
+
+// Turns toward (tx, ty) by at most `step` radians.
+void steer_toward(Body& b, float c, float s, float tx, float ty, float step) {
+  float cross = c * (ty - b.y) - s * (tx - b.x);
+  b.heading += cross > 0 ? step : -step;
+}
+
+// One step forward; blocked by water, rock and the map edge (the ant turns instead).
+// Returns the new cell, or kNone when blocked.
+u32 step_forward(Game& g, Body& b, float c, float s, float dist, u32 turn_salt_id) {
+  float nx = b.x + c * dist, ny = b.y + s * dist;
+  if (nx < 0 || ny < 0 || nx >= float(g.width) || ny >= float(g.height) || !passable(g.terrain[u32(ny) * g.width + u32(nx)])) {
+    b.heading = wrap_angle(b.heading + kPi * (0.5f + hash_float(g.seed, g.tick, turn_salt_id, kTurn)));
+    return ecs::kNone;
+  }
+  b.x = nx;
+  b.y = ny;
+  return u32(ny) * g.width + u32(nx);
+}
+
+void fight(Game& g, Record& a, Record& e) {
+  const BodyPlan& pa = body_plan(a.payload.kind);
+  const BodyPlan& pe = body_plan(e.payload.kind);
+  // Contact: the two bodies' first collision volumes overlap.
+  ColonyEcs& w = *g.ecs;
+  float ra = w.list<CollisionVolume>(a).added ? w.component<CollisionVolume>(a, 0).radius : 0.3f;
+  float re = w.list<CollisionVolume>(e).added ? w.component<CollisionVolume>(e, 0).radius : 0.3f;
+  float dx = a.payload.x - e.payload.x, dy = a.payload.y - e.payload.y;
+  if (dx * dx + dy * dy > (ra + re) * (ra + re) * 2.0f) return;
+  auto hit = [&](Record& victim, u16 damage) {
+    Body& v = victim.payload;
+    v.health = v.health > damage ? u16(v.health - damage) : 0;
+    v.state = AntState::Fighting;
+    if (v.health == 0) kill_ant(g, victim, DeathCause::Combat);
+    else if (damage > 15 && hash_float(g.seed, g.tick, victim.header.handle.index, kMaim) < 0.25f && v.legs > 1)
+      maim_ant(g, victim, false, 2);
+  };
+  hit(e, pa.attack);
+  hit(a, pe.attack);
+}
+
+// The full model: sense, steer, move, lay scent, eat, deliver, fight.
+void simulate_ant(Game& g, Record& r) {
+  Body& b = r.payload;
+  if (b.kind == Kind::Queen) {
+    b.age += 1;
+    b.last_tick = u32(g.tick);
+    return;
+  }
+  if (age_ant(g, r, 1)) return;
+  b.last_tick = u32(g.tick);
+  ColonyEcs& w = *g.ecs;
+  const u32 id = r.header.handle.index;
+  const Colony& home = g.colonies[b.colony];
+  bool returning = b.carrying != 0;
+
+  // Sense: each sensor samples the trail field ahead at its angle; the best one wins.
+  const float* trail = g.fields[b.colony * 2 + u32(returning ? Field::ToHome : Field::ToFood)].data();
+  const auto& sl = w.list<Sensor>(r);
+  Sensor* sensors = w.pool<Sensor>().items.get();
+  float best = 0, best_angle = 0;
+  // Ants sense on alternate ticks and lay scent on the others (half the random reads).
+  const bool sense_tick = ((id + u32(g.tick)) & 1) == 0;
+  for (u32 k = 0; sense_tick && k < sl.added; ++k) {
+    Sensor& sn = sensors[sl.slot[k]];
+    float a = b.heading + sn.angle;
+    sn.reading = trail[cell_of(g, b.x + fast_cos(a) * sn.reach, b.y + fast_sin(a) * sn.reach)];
+    if (sn.reading > best) best = sn.reading, best_angle = sn.angle;
+  }
+  float wander = hash_float(g.seed, g.tick, id, kWander) - 0.5f;
+  b.heading += best > 0.01f ? best_angle * 0.6f + wander * 0.2f : wander * 0.45f;
+  float c = fast_cos(b.heading), s = fast_sin(b.heading);
+  // Danger (explosions, fire) is felt just ahead: the ant turns back.
+  if (g.cell_flags[cell_of(g, b.x + c * 2.0f, b.y + s * 2.0f)] & kCellDanger) {
+    b.heading += kPi * (0.75f + 0.5f * wander);
+    b.state = AntState::Fleeing;
+  }
+  if (returning) {
+    steer_toward(b, c, s, home.nest_x, home.nest_y, 0.08f);
+  } else if (b.kind == Kind::Soldier) {
+    // Soldiers patrol a ring around the nest: pulled home when they stray too far.
+    float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
+    if (dx * dx + dy * dy > 40.0f * 40.0f) steer_toward(b, c, s, home.nest_x, home.nest_y, 0.1f);
+  }
+  b.heading = wrap_angle(b.heading);
+  c = fast_cos(b.heading);
+  s = fast_sin(b.heading);
+
+  // Move: speed drops with every lost leg.
+  float dist = b.speed * float(b.legs) / 6.0f;
+  u32 old_cell = b.cell;
+  u32 cell = step_forward(g, b, c, s, dist, id);
+  if (cell == ecs::kNone) cell = old_cell;
+  b.cell = cell;
+
+  // Scent: to-home while searching, to-food while carrying; fades with distance travelled.
+  const u32 chunk = w.grid().chunk_at(b.x, b.y);
+  if (!sense_tick) {
+    float& trail_here = field(g, b.colony, returning ? Field::ToFood : Field::ToHome, cell);
+    float lay = b.scent * g.scenario.rules.deposit;
+    if (lay > trail_here) trail_here = lay, g.chunk_scent[chunk] |= kChunkTrail;
+  }
+  b.scent *= kScentFade;
+
+  // Food and home.
+  if (!returning && b.kind == Kind::Worker && (g.cell_flags[cell] & kCellFood)) take_food(g, r);
+  if (returning) {
+    float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
+    if (dx * dx + dy * dy < kNestRadius * kNestRadius) deliver_food(g, r);
+  } else {
+    float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
+    if (dx * dx + dy * dy < kNestRadius * kNestRadius) b.scent = 1;
+  }
+  if (b.state == AntState::Fighting || b.state == AntState::Fleeing) b.state = b.carrying ? AntState::Returning : AntState::Searching;
+
+  // Combat: the ant already standing in this cell this tick, if it is an enemy.
+  // The entry packs the tick stamp, the colony (2 bits) and the entity index (30 bits), so
+  // only an enemy contact touches the other ant's record.
+  u64 stamp = u64(u32(g.tick + 1)) << 32;
+  u64& occ = g.occupancy[cell];
+  if ((occ & 0xFFFFFFFF00000000ull) == stamp && u32(occ >> 30 & 3) != b.colony) {
+    Record& other = *as_record(w.store().record_of_index(u32(occ) & 0x3FFFFFFFu));
+    if (!(other.header.flags & ecs::kFlagDying)) fight(g, r, other);
+  }
+  if (!(r.header.flags & ecs::kFlagDying)) occ = stamp | u64(b.colony) << 30 | id;
+
+  note_chunk_change(g, r, chunk);
+}
+
+// fn(Record&) for every simulated record in storage order, prefetching the sensors of
+// the record a few places ahead (sensor entries are scattered through their pool).
+template <class Fn>
+void for_each_simulated_prefetching(Game& g, Fn&& fn) {
+  ecs::EntityStore& st = g.ecs->store();
+  const ecs::BlockList& list = st.simulated();
+  const u32 per = st.block_records();
+  const Sensor* sensors = g.ecs->pool<Sensor>().items.get();
+  struct Cursor {
+    u32 block, offset, left;
+  } lead{list.first, 0, list.count}, lag = lead;
+  auto advance = [&](Cursor& c) {
+    if (++c.offset == per) c.offset = 0, c.block = st.next_block(c.block);
+    --c.left;
+  };
+  auto prefetch = [&](const Cursor& c) {
+    const auto& sl = g.ecs->list<Sensor>(*as_record(st.at(c.block, c.offset)));
+    if (sl.added) __builtin_prefetch(&sensors[sl.slot[0]]);
+  };
+  for (int k = 0; k < 8 && lead.left; ++k) prefetch(lead), advance(lead);
+  while (lag.left) {
+    if (lead.left) prefetch(lead), advance(lead);
+    fn(*as_record(st.at(lag.block, lag.offset)));
+    advance(lag);
+  }
+}
+
+}  // namespace
+
+void simulate_ants(Game& g) {
+  for_each_simulated_prefetching(g, [&](Record& r) {
+    if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) simulate_ant(g, r);
+  });
+  apply_deferred_moves(g);
+}
+
+namespace {
+
+// [SECTION] Ants, dormant (cheaper model, every dormant_period ticks)
+
+// Dormant ants wander (carriers head home), age, starve, eat and deliver, and cross
+// chunks; they lay no scent and do not fight. Corpses rot here too.
+void advance_dormant(Game& g, Record& r) {
+  Body& b = r.payload;
+  if (r.header.flags & ecs::kFlagDying) return;
+  u32 dt = u32(g.tick) - b.last_tick;
+  if (dt == 0) return;
+  b.last_tick = u32(g.tick);
+  if (b.kind == Kind::Corpse) {
+    b.age += dt;
+    if (b.age >= g.scenario.rules.corpse_ticks) {
+      forget_food(g, b, r.header.handle);
+      g.ecs->queue_destroy(r.header.handle);
+    }
+    return;
+  }
+  if (!is_ant(b.kind)) return;
+  if (b.kind == Kind::Queen) {
+    b.age += dt;
+    return;
+  }
+  if (age_ant(g, r, dt)) return;
+  const u32 id = r.header.handle.index;
+  const Colony& home = g.colonies[b.colony];
+  b.heading = wrap_angle(b.heading + (hash_float(g.seed, g.tick, id, kDormantWalk) - 0.5f) * 1.2f);
+  float c = fast_cos(b.heading), s = fast_sin(b.heading);
+  if (b.carrying) {
+    steer_toward(b, c, s, home.nest_x, home.nest_y, 0.6f);
+    b.heading = wrap_angle(b.heading);
+    c = fast_cos(b.heading);
+    s = fast_sin(b.heading);
+  }
+  // The step is taken in halves so thin water is not jumped over. Out of sight, ants
+  // without food mill about (a slower net drift); carriers head home at full speed.
+  float pace = b.carrying ? 0.5f : 0.2f;
+  float dist = b.speed * float(b.legs) / 6.0f * float(std::min(dt, 64u)) * pace;
+  for (int half = 0; half < 2; ++half)
+    if (step_forward(g, b, c, s, dist, id) == ecs::kNone) break;
+  b.cell = cell_of(g, b.x, b.y);
+  if (!b.carrying && b.kind == Kind::Worker && (g.cell_flags[b.cell] & kCellFood)) take_food(g, r);
+  float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
+  if (b.carrying && dx * dx + dy * dy < kNestRadius * kNestRadius * 4) deliver_food(g, r);
+  note_chunk_change(g, r, g.ecs->grid().chunk_at(b.x, b.y));
+}
+
+}  // namespace
+
+void simulate_dormant(Game& g) {
+  u32 period = std::max(1u, g.scenario.rules.dormant_period);
+  u32 phase = u32(g.tick % period);
+  for (u32 c = phase; c < g.chunk_simulated.size(); c += period) {
+    for_each_dormant_mobile(g, c, [&](Record& r) {
+      if (r.payload.kind != Kind::Food) advance_dormant(g, r);
+    });
+    apply_deferred_moves(g);
+  }
+}
+
+}  // namespace colony

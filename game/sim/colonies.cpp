@@ -1,0 +1,114 @@
+// colonies.cpp — colonies (food, hunger, the queen laying ants), player commands and the
+// scenario's timed events.
+#include "sim_internal.h"
+
+namespace colony {
+
+// Upkeep, hunger and the queen's eggs.
+void simulate_colonies(Game& g) {
+  const Rules& rules = g.scenario.rules;
+  for (size_t i = 0; i < g.colonies.size(); ++i) {
+    Colony& c = g.colonies[i];
+    c.food -= double(c.alive) * rules.upkeep;
+    if (c.food < 0) c.food = 0;
+    c.starving = rules.upkeep > 0 && c.food <= 0 && c.alive > 0;
+    if (c.queen.is_null() || rules.lay_interval == 0 || g.tick % rules.lay_interval != 0) continue;
+    // The queen keeps ten seconds of upkeep in store before she lays.
+    double reserve = double(c.alive) * rules.upkeep * 10 * kTicksPerSecond;
+    if (c.food < rules.ant_cost + reserve || (rules.max_population && c.alive >= rules.max_population)) continue;
+    Kind caste = g.rng.next_float() < rules.soldier_fraction ? Kind::Soldier : Kind::Worker;
+    float a = g.rng.range(-kPi, kPi);
+    if (!spawn_ant(g, u8(i), caste, c.nest_x + std::cos(a), c.nest_y + std::sin(a), a).is_null()) c.food -= rules.ant_cost;
+  }
+}
+
+namespace {
+
+void spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius, u32 count) {
+  if (colony >= g.colonies.size()) return;
+  if (caste != Kind::Soldier) caste = Kind::Worker;
+  for (u32 k = 0; k < count; ++k) {
+    float a = g.rng.range(-kPi, kPi), r = radius * std::sqrt(g.rng.next_float());
+    float px = x + r * std::cos(a), py = y + r * std::sin(a);
+    if (px < 0 || py < 0 || px >= float(g.width) || py >= float(g.height) || !passable(g.terrain[cell_of(g, px, py)])) px = x, py = y;
+    spawn_ant(g, colony, caste, px, py, g.rng.range(-kPi, kPi));
+  }
+}
+
+void kill_percent(Game& g, u32 percent) {
+  float p = float(std::min(percent, 100u)) / 100.0f;
+  ColonyEcs& w = *g.ecs;
+  auto maybe_kill = [&](Record& r) {
+    if (is_ant(r.payload.kind) && r.payload.kind != Kind::Queen && hash_float(g.seed, g.tick, r.header.handle.index, kKill) < p)
+      kill_ant(g, r, DeathCause::Explosion);
+  };
+  w.for_each_simulated(maybe_kill);
+  for (u32 c = 0; c < w.grid().chunk_count(); ++c) for_each_dormant_mobile(g, c, maybe_kill);
+}
+
+}  // namespace
+
+void apply_command(Game& g, Command cmd) {
+  // Commands may come from a file (replay): anything not finite is ignored, the rest clamped.
+  if (!std::isfinite(cmd.x) || !std::isfinite(cmd.y) || !std::isfinite(cmd.radius)) return;
+  cmd.x = std::clamp(cmd.x, -1e6f, 1e6f);
+  cmd.y = std::clamp(cmd.y, -1e6f, 1e6f);
+  cmd.radius = std::clamp(cmd.radius, 0.0f, 4096.0f);
+  switch (cmd.kind) {
+    case CommandKind::Bomb: {
+      float r = cmd.radius > 0 ? cmd.radius : kBombRadius;
+      apply_bomb(g, cmd.x, cmd.y, r, r * 1.6f);
+      break;
+    }
+    case CommandKind::BigBomb: {
+      float r = cmd.radius > 0 ? cmd.radius : kBigBombRadius;
+      apply_bomb(g, cmd.x, cmd.y, r, r * 1.4f);
+      break;
+    }
+    case CommandKind::Ignite: ignite(g, cmd.x, cmd.y, cmd.radius > 0 ? cmd.radius : 1.5f); break;
+    case CommandKind::PlaceFood: spawn_food(g, cmd.x, cmd.y, cmd.count ? cmd.count : 24); break;
+    case CommandKind::PaintTerrain:
+      if (cmd.terrain < Terrain::Count)
+        for_each_cell_in_circle(g, cmd.x, cmd.y, std::max(cmd.radius, 0.5f), [&](u32 cell, float) { set_terrain(g, cell, cmd.terrain); });
+      break;
+    case CommandKind::SpawnAnts: spawn_group(g, cmd.colony, cmd.caste, cmd.x, cmd.y, std::max(cmd.radius, 1.0f), std::min(cmd.count, 1'000'000u)); break;
+    case CommandKind::KillPercent: kill_percent(g, cmd.count); break;
+    case CommandKind::Count: break;
+  }
+}
+
+void run_events(Game& g) {
+  const auto& events = g.scenario.events;
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (g.event_next[i] != g.tick) continue;
+    const EventSpec& e = events[i];
+    u64 next = e.every ? g.tick + e.every : ~u64(0);
+    g.event_next[i] = next > e.until ? ~u64(0) : next;
+    float x = e.x, y = e.y;
+    if (e.spread > 0) {
+      float a = g.event_rng.range(-kPi, kPi), r = e.spread * std::sqrt(g.event_rng.next_float());
+      x = std::clamp(x + r * std::cos(a), 0.0f, float(g.width) - 0.01f);
+      y = std::clamp(y + r * std::sin(a), 0.0f, float(g.height) - 0.01f);
+    }
+    switch (e.kind) {
+      case EventKind::Bomb: apply_bomb(g, x, y, e.radius, e.outer > 0 ? e.outer : e.radius * 1.5f); break;
+      case EventKind::Fire: ignite(g, x, y, e.radius); break;
+      case EventKind::Spawn: spawn_group(g, e.colony, e.caste, x, y, std::max(e.radius, 1.0f), e.count); break;
+      case EventKind::Food: spawn_food(g, x, y, e.count ? e.count : 24); break;
+    }
+  }
+}
+
+// Keeps the scenario's number of random food sources on the map.
+void replenish_food(Game& g) {
+  const RandomFood& rf = g.scenario.random_food;
+  for (int tries = 0; g.food_sources < rf.count && tries < 4; ++tries) {
+    float x = g.rng.range(0, float(g.width)), y = g.rng.range(0, float(g.height));
+    u32 span = rf.crumbs_max > rf.crumbs_min ? rf.crumbs_max - rf.crumbs_min + 1 : 1;
+    spawn_food(g, x, y, rf.crumbs_min + g.rng.below(span));
+  }
+}
+
+void queue_command(Game& g, const Command& c) { g.pending_commands.push_back(c); }
+
+}  // namespace colony

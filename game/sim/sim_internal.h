@@ -1,0 +1,179 @@
+// sim_internal.h — what the simulation's systems share and nobody outside game/sim/
+// sees: constants, random-stream salts, angle helpers, chunk and cell walks, the
+// food/danger grid writers, the system timer, and the systems each file defines for
+// the tick and for the others. Included only by game/sim/*.cpp.
+//
+// Table of contents
+//   [SECTION] Constants and random-stream salts
+//   [SECTION] Helpers: angles, records, chunk and cell walks, grid writers, timer
+//   [SECTION] Systems and steps shared between the simulation's files
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+
+#include "body_plans.h"
+#include "game.h"
+
+namespace colony {
+
+// [SECTION] Constants and random-stream salts
+
+inline constexpr float kPi = 3.14159265f;
+inline constexpr float kTwoPi = 6.28318531f;
+inline constexpr float kNestRadius = 2.5f;
+inline constexpr float kFoodPerBite = 2.0f;
+inline constexpr float kScentFade = 0.994f;   // trail strength kept per tick after leaving nest/food
+inline constexpr float kScentFloor = 0.002f;  // weaker scent is flushed to zero (no denormals)
+
+// Salts for per-entity random numbers (hash_float(seed, tick, index, salt)).
+enum Salt : u32 { kWander = 1, kStarve, kTurn, kMaim, kMaimSide, kSpread, kIgnite, kKill, kDormantWalk, kLifespan };
+
+// [SECTION] Helpers: angles, records, chunk and cell walks, grid writers, timer
+
+inline float wrap_angle(float a) {
+  if (a > kPi || a < -kPi) a -= kTwoPi * std::floor((a + kPi) / kTwoPi);
+  return a;
+}
+
+// Parabolic sine with one refinement step: max error ~1e-3, no libm call.
+inline float fast_sin(float x) {
+  x = wrap_angle(x);
+  float y = 1.27323954f * x - 0.405284735f * x * std::fabs(x);
+  return 0.225f * (y * std::fabs(y) - y) + y;
+}
+inline float fast_cos(float x) { return fast_sin(x + kPi / 2); }
+
+inline Record* as_record(ecs::RecordHeader* h) { return reinterpret_cast<Record*>(h); }
+
+// Tiles are created first in every chunk and never move or die, so in each chunk's
+// dormant storage they form a prefix: removal fills a hole with the list's last record,
+// which is never a tile while anything is stored after the tiles. Walks that look for
+// ants, food and corpses skip that prefix block by block (validate_game checks it).
+inline u32 tiles_in_chunk(const Game& g, u32 c) {
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  u32 x0 = grid.chunk_col(c) * grid.chunk_cells, y0 = grid.chunk_row(c) * grid.chunk_cells;
+  return std::min(grid.chunk_cells, g.width - x0) * std::min(grid.chunk_cells, g.height - y0);
+}
+
+// fn(Record&) for every dormant record of chunk c after its tiles.
+template <class Fn>
+inline void for_each_dormant_mobile(Game& g, u32 c, Fn&& fn) {
+  ecs::EntityStore& st = g.ecs->store();
+  const ecs::BlockList& list = st.dormant(c);
+  const u32 count = list.count, per = st.block_records(), skip = std::min(tiles_in_chunk(g, c), count);
+  u32 b = list.first, idx = 0;
+  while (b != ecs::kNone && idx + per <= skip) b = st.next_block(b), idx += per;
+  for (; b != ecs::kNone && idx < count; b = st.next_block(b)) {
+    u32 n = std::min(per, count - idx);
+    for (u32 i = idx < skip ? skip - idx : 0; i < n; ++i) fn(*as_record(st.at(b, i)));
+    idx += n;
+  }
+}
+
+// fn(Record&) for every ant, food source and corpse in chunk c (both tiers).
+template <class Fn>
+inline void for_each_mobile_in_chunk(Game& g, u32 c, Fn&& fn) {
+  ecs::EntityStore& st = g.ecs->store();
+  for (u32 i = st.sim_head(c); i != 0; i = st.dir(i).sim_next) fn(*as_record(st.record_of_index(i)));
+  for_each_dormant_mobile(g, c, fn);
+}
+
+// fn(Record&) for every ant, food source and corpse within r of (x, y): the chunk
+// grid's circle query, never a scan of all entities.
+template <class Fn>
+inline void for_each_mobile_in_radius(Game& g, float x, float y, float r, Fn&& fn) {
+  g.ecs->grid().for_each_chunk_in_circle(x, y, r, [&](u32 c) {
+    for_each_mobile_in_chunk(g, c, [&](Record& rec) {
+      float dx = rec.payload.x - x, dy = rec.payload.y - y;
+      if (dx * dx + dy * dy <= r * r) fn(rec);
+    });
+  });
+}
+
+inline u32 cell_of(const Game& g, float x, float y) {
+  int cx = std::clamp(int(x), 0, int(g.width) - 1), cy = std::clamp(int(y), 0, int(g.height) - 1);
+  return u32(cy) * g.width + u32(cx);
+}
+
+inline float& field(Game& g, u32 colony, Field f, u32 cell) { return g.fields[colony * 2 + u32(f)][cell]; }
+
+inline void mark_dirty(Game& g, u32 cell) {
+  u32 chunk = g.ecs->grid().chunk_of_cell(cell % g.width, cell / g.width);
+  g.dirty_chunks_stamp[chunk] = g.tick + 1;
+}
+
+// The food grid and its flag bit change together.
+inline void put_food(Game& g, u32 cell, Handle h) {
+  g.food_at[cell] = h;
+  g.cell_flags[cell] = u8(h.is_null() ? g.cell_flags[cell] & ~kCellFood : g.cell_flags[cell] | kCellFood);
+}
+inline void put_danger(Game& g, u32 cell, float v) {
+  g.danger[cell] = v;
+  g.chunk_scent[g.ecs->grid().chunk_of_cell(cell % g.width, cell / g.width)] |= kChunkDanger;
+  g.cell_flags[cell] = u8(v > kDangerFelt ? g.cell_flags[cell] | kCellDanger : g.cell_flags[cell] & ~kCellDanger);
+}
+
+// Calls fn(cell, distance) for every cell whose centre is within r of (x, y).
+template <class Fn>
+inline void for_each_cell_in_circle(const Game& g, float x, float y, float r, Fn&& fn) {
+  int x0 = std::max(0, int(std::floor(x - r))), x1 = std::min(int(g.width) - 1, int(std::ceil(x + r)));
+  int y0 = std::max(0, int(std::floor(y - r))), y1 = std::min(int(g.height) - 1, int(std::ceil(y + r)));
+  for (int cy = y0; cy <= y1; ++cy)
+    for (int cx = x0; cx <= x1; ++cx) {
+      float dx = float(cx) + 0.5f - x, dy = float(cy) + 0.5f - y;
+      float d2 = dx * dx + dy * dy;
+      if (d2 <= r * r) fn(u32(cy) * g.width + u32(cx), std::sqrt(d2));
+    }
+}
+
+class ScopedTimer {
+ public:
+  ScopedTimer(SystemTimes& t, SystemTimes::Id id) : t_(t), id_(id), start_ms_(thread_cpu_ms()) {}
+  ~ScopedTimer() {
+    double ms = thread_cpu_ms() - start_ms_;
+    t_.last_ms[id_] += ms;
+    t_.total_ms[id_] += ms;
+  }
+
+ private:
+  static double thread_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+  }
+  SystemTimes& t_;
+  SystemTimes::Id id_;
+  double start_ms_;
+};
+
+// [SECTION] Systems and steps shared between the simulation's files
+
+// The tier an entity created in this chunk starts in.
+ecs::Tier tier_for_chunk(const Game& g, u32 chunk);
+// A corpse where an ant died (food for the others).
+Handle spawn_corpse(Game& g, const Game::CorpseOrder& o);
+// Sets one grass cell burning.
+void ignite_cell(Game& g, u32 cell);
+// Fire system: burning cells spread, kill, burn out.
+void simulate_fire(Game& g);
+// Clears a food source or corpse from the food grid.
+void forget_food(Game& g, const Body& food, Handle h);
+// Every simulated ant, one full step.
+void simulate_ants(Game& g);
+// The dormant chunks due this tick, the cheaper model.
+void simulate_dormant(Game& g);
+// Pheromone system: every field fades.
+void evaporate(Game& g);
+// Regions system: chunks entering or leaving the region change tier.
+void update_tiers(Game& g);
+// Colonies: hunger, and queens laying ants from delivered food.
+void simulate_colonies(Game& g);
+// One player command (bomb, fire, food, paint, spawn, kill).
+void apply_command(Game& g, Command cmd);
+// The scenario events due this tick.
+void run_events(Game& g);
+// Random food keeps the scenario's count.
+void replenish_food(Game& g);
+
+}  // namespace colony

@@ -1,0 +1,296 @@
+// world_building.cpp — making a world from a scenario (terrain, tiles, colonies, food) and
+// spawning into it: ants dressed from their body plans, food sources, corpses.
+//
+// Table of contents
+//   [SECTION] World building: terrain, tiles, colonies, food
+//   [SECTION] Spawning: ants, food, corpses
+#include "sim_internal.h"
+
+namespace colony {
+
+// [SECTION] World building: terrain, tiles, colonies, food
+
+namespace {
+
+// Smooth value noise in [0, 1): lattice values from the hash, smoothstep blending, two octaves.
+float value_noise(u64 seed, float x, float y, float scale) {
+  auto octave = [&](float fx, float fy, u32 salt) {
+    int ix = int(std::floor(fx)), iy = int(std::floor(fy));
+    float tx = fx - float(ix), ty = fy - float(iy);
+    tx = tx * tx * (3 - 2 * tx);
+    ty = ty * ty * (3 - 2 * ty);
+    auto at = [&](int cx, int cy) { return hash_float(seed, u64(u32(cx)), u32(cy), salt); };
+    float a = at(ix, iy), b = at(ix + 1, iy), c = at(ix, iy + 1), d = at(ix + 1, iy + 1);
+    return (a + (b - a) * tx) + ((c + (d - c) * tx) - (a + (b - a) * tx)) * ty;
+  };
+  float s = std::max(scale, 1.0f);
+  return 0.7f * octave(x / s, y / s, 11) + 0.3f * octave(x * 2.3f / s, y * 2.3f / s, 12);
+}
+
+void generate_terrain(Game& g) {
+  const Scenario& s = g.scenario;
+  g.terrain.assign(size_t(g.width) * g.height, s.base);
+  if (s.noise.enabled) {
+    u64 nseed = mix64(g.seed ^ 0x7E77A1Full);
+    for (u32 y = 0; y < g.height; ++y)
+      for (u32 x = 0; x < g.width; ++x) {
+        float n = value_noise(nseed, float(x), float(y), s.noise.scale);
+        Terrain t = s.base;
+        if (n < s.noise.water) t = Terrain::Water;
+        else if (n < s.noise.water + s.noise.dirt) t = Terrain::Dirt;
+        else if (n > 1 - s.noise.rock) t = Terrain::Rock;
+        g.terrain[y * g.width + x] = t;
+      }
+    // Noise never drowns a nest: clear a dirt yard around each.
+    for (const ColonySpec& c : s.colonies)
+      for_each_cell_in_circle(g, c.nest_x, c.nest_y, 7, [&](u32 cell, float) {
+        if (!passable(g.terrain[cell])) g.terrain[cell] = Terrain::Dirt;
+      });
+  }
+  for (const TerrainShape& sh : s.shapes) {
+    if (sh.circle) {
+      for_each_cell_in_circle(g, sh.x, sh.y, sh.r, [&](u32 cell, float) { g.terrain[cell] = sh.terrain; });
+    } else {
+      int x0 = std::max(0, int(sh.x)), y0 = std::max(0, int(sh.y));
+      int x1 = std::min(int(g.width), int(sh.x + sh.w)), y1 = std::min(int(g.height), int(sh.y + sh.h));
+      for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x) g.terrain[u32(y) * g.width + u32(x)] = sh.terrain;
+    }
+  }
+}
+
+bool create_tiles(Game& g, std::string* err) {
+  ColonyEcs& w = *g.ecs;
+  g.tiles.resize(g.terrain.size());
+  for (u32 cy = 0; cy < g.height; ++cy)
+    for (u32 cx = 0; cx < g.width; ++cx) {
+      u32 cell = cy * g.width + cx;
+      Body b{};
+      b.x = float(cx) + 0.5f;
+      b.y = float(cy) + 0.5f;
+      b.kind = Kind::Tile;
+      b.cell = cell;
+      Handle h = w.create(w.grid().chunk_of_cell(cx, cy), ecs::Tier::Dormant, u16(Kind::Tile), b);
+      if (h.is_null() || w.reserve<RenderPiece>(h, 1) != ecs::Result::Ok) {
+        if (err) *err = g.scenario.path + ": capacity: no room for the map's " + std::to_string(g.terrain.size()) + " tiles";
+        return false;
+      }
+      w.add<RenderPiece>(h, tile_piece(u8(g.terrain[cell]), false));
+      g.tiles[cell] = h;
+    }
+  return true;
+}
+
+}  // namespace
+
+// [SECTION] Spawning: ants, food, corpses
+
+namespace {
+
+// Reserves and adds everything in a plan; all or nothing (destroys h on failure).
+bool dress(Game& g, Handle h, const BodyPlan& plan, u32 tint) {
+  ColonyEcs& w = *g.ecs;
+  if (w.reserve<RenderPiece>(h, u32(plan.pieces.size()) + plan.spare_pieces) != ecs::Result::Ok ||
+      w.reserve<CollisionVolume>(h, u32(plan.volumes.size())) != ecs::Result::Ok ||
+      w.reserve<Sensor>(h, u32(plan.sensors.size())) != ecs::Result::Ok) {
+    w.destroy(h);
+    return false;
+  }
+  w.add_each<RenderPiece>(h, u32(plan.pieces.size()), [&](RenderPiece& p, u32 k) {
+    p = plan.pieces[k];
+    float f = p.part == Part::Leg || p.part == Part::Antenna || p.part == Part::Mandible ? 0.55f
+              : p.part == Part::Wing                                                  ? 1.6f
+              : p.part == Part::Abdomen || p.part == Part::QueenAbdomen               ? 0.85f
+                                                                                      : 1.0f;
+    p.color = shade(tint, f);
+    if (p.part == Part::Wing) p.color = (p.color & 0x00FFFFFFu) | 0x80000000u;
+  });
+  w.add<CollisionVolume>(h, plan.volumes);
+  w.add<Sensor>(h, plan.sensors);
+  return true;
+}
+
+}  // namespace
+
+ecs::Tier tier_for_chunk(const Game& g, u32 chunk) {
+  return g.chunk_simulated[chunk] ? ecs::Tier::Simulated : ecs::Tier::Dormant;
+}
+
+Handle spawn_corpse(Game& g, const Game::CorpseOrder& o) {
+  u32 cell = cell_of(g, o.x, o.y);
+  if (!g.food_at[cell].is_null() || !passable(g.terrain[cell])) return {};
+  ColonyEcs& w = *g.ecs;
+  Body b{};
+  b.x = o.x;
+  b.y = o.y;
+  b.heading = o.heading;
+  b.kind = Kind::Corpse;
+  b.colony = o.colony;
+  b.amount = o.kind == Kind::Soldier ? 6 : 4;
+  b.last_tick = u32(g.tick);
+  Handle h = w.create_at(ecs::Tier::Dormant, u16(Kind::Corpse), b);
+  if (h.is_null()) return {};
+  u32 tint = shade(g.colonies[o.colony].color, 0.45f);
+  if (!dress(g, h, body_plan(Kind::Corpse), tint)) return {};
+  put_food(g, cell, h);
+  return h;
+}
+
+Handle spawn_ant(Game& g, u8 colony, Kind caste, float x, float y, float heading) {
+  if (colony >= g.colonies.size() || !is_ant(caste)) return {};
+  ColonyEcs& w = *g.ecs;
+  const Rules& rules = g.scenario.rules;
+  x = std::clamp(x, 0.0f, float(g.width) - 0.01f);
+  y = std::clamp(y, 0.0f, float(g.height) - 0.01f);
+  const BodyPlan& plan = body_plan(caste);
+  Body b{};
+  b.x = x;
+  b.y = y;
+  b.heading = wrap_angle(heading);
+  b.kind = caste;
+  b.colony = colony;
+  b.state = AntState::Searching;
+  b.legs = 6;
+  b.antennae = 2;
+  b.health = plan.health;
+  b.cell = cell_of(g, x, y);
+  b.last_tick = u32(g.tick);
+  b.scent = 1;
+  u32 base = caste == Kind::Soldier ? rules.soldier_lifespan : rules.worker_lifespan;
+  // Lifespans vary by +-25% so a generation does not die in one tick.
+  u32 index_hint = u32(g.colonies[colony].born * 4 + colony);
+  b.lifespan = caste == Kind::Queen ? ~0u : u32(float(base) * (0.75f + 0.5f * hash_float(g.seed, g.tick, index_hint, kLifespan)));
+  b.speed = caste == Kind::Soldier ? rules.soldier_speed : (caste == Kind::Queen ? 0 : rules.worker_speed);
+  u32 chunk = w.grid().chunk_at(x, y);
+  Handle h = w.create(chunk, tier_for_chunk(g, chunk), u16(caste), b);
+  if (h.is_null() || !dress(g, h, plan, g.colonies[colony].color)) {
+    ++g.spawn_refused;
+    return {};
+  }
+  Colony& c = g.colonies[colony];
+  ++c.alive;
+  ++c.born;
+  return h;
+}
+
+Handle spawn_food(Game& g, float x, float y, u32 crumbs) {
+  crumbs = std::clamp(crumbs, 1u, RenderPiece::kMaxPerEntity - 1);
+  if (x < 0 || y < 0 || x >= float(g.width) || y >= float(g.height)) return {};
+  u32 cell = cell_of(g, x, y);
+  if (!g.food_at[cell].is_null() || !passable(g.terrain[cell])) return {};
+  ColonyEcs& w = *g.ecs;
+  Body b{};
+  b.x = float(cell % g.width) + 0.5f;
+  b.y = float(cell / g.width) + 0.5f;
+  b.kind = Kind::Food;
+  b.amount = crumbs;
+  b.cell = cell;
+  b.last_tick = u32(g.tick);
+  Handle h = w.create_at(ecs::Tier::Dormant, u16(Kind::Food), b);
+  if (h.is_null()) return {};
+  if (w.reserve<RenderPiece>(h, crumbs) != ecs::Result::Ok || w.reserve<CollisionVolume>(h, 1) != ecs::Result::Ok) {
+    w.destroy(h);
+    return {};
+  }
+  w.add_each<RenderPiece>(h, crumbs, [](RenderPiece& p, u32 i) { p = crumb_piece(i); });
+  w.add<CollisionVolume>(h, body_plan(Kind::Food).volumes[0]);
+  // The source covers the 3x3 cells around it so passing ants find it.
+  for_each_cell_in_circle(g, b.x, b.y, 1.5f, [&](u32 c, float) {
+    if (g.food_at[c].is_null() && passable(g.terrain[c])) put_food(g, c, h);
+  });
+  ++g.food_sources;
+  return h;
+}
+
+namespace {
+
+bool build_world(Game& g, std::string* err) {
+  const Scenario& s = g.scenario;
+  Capacity cap = resolved_capacity(s);
+  ColonyEcs::Config cfg;
+  cfg.max_entities = cap.entities;
+  cfg.grid = ecs::ChunkGrid::make(s.width, s.height, s.chunk_size);
+  cfg.pool_capacity = {cap.render_pieces, cap.collision_volumes, cap.sensors};
+  g.ecs = std::make_unique<ColonyEcs>(cfg);
+  g.width = s.width;
+  g.height = s.height;
+  size_t cells = size_t(g.width) * g.height;
+  u32 chunks = g.ecs->grid().chunk_count();
+
+  generate_terrain(g);
+  for (size_t i = 0; i < s.colonies.size(); ++i) {
+    const ColonySpec& c = s.colonies[i];
+    if (!passable(g.terrain[cell_of(g, c.nest_x, c.nest_y)])) {
+      if (err) *err = s.path + ": colonies[" + std::to_string(i) + "].nest: the nest is on " + terrain_name(g.terrain[cell_of(g, c.nest_x, c.nest_y)]);
+      return false;
+    }
+  }
+  g.fire.assign(cells, 0);
+  g.scorch.assign(cells, 0);
+  g.chunk_burning.assign(chunks, 0);
+  g.food_at.assign(cells, Handle{});
+  g.cell_flags.assign(cells, 0);
+  g.occupancy.assign(cells, 0);
+  g.danger.assign(cells, 0.0f);
+  g.fields.assign(s.colonies.size() * 2, std::vector<float>(cells, 0.0f));
+  g.dirty_chunks_stamp.assign(chunks, 0);
+  g.chunk_simulated.assign(chunks, 0);
+  g.chunk_scent.assign(chunks, 0);
+  g.event_next.resize(s.events.size());
+  for (size_t i = 0; i < s.events.size(); ++i) g.event_next[i] = s.events[i].tick;
+
+  float rw = s.region_w > 0 ? s.region_w : float(g.width), rh = s.region_h > 0 ? s.region_h : float(g.height);
+  set_sim_region(g, s.region_x, s.region_y, rw, rh);
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  for (u32 c = 0; c < chunks; ++c) {
+    float x0 = float(grid.chunk_col(c) * grid.chunk_cells), y0 = float(grid.chunk_row(c) * grid.chunk_cells);
+    float x1 = x0 + float(grid.chunk_cells), y1 = y0 + float(grid.chunk_cells);
+    g.chunk_simulated[c] = x1 > g.region_x && x0 < g.region_x + g.region_w && y1 > g.region_y && y0 < g.region_y + g.region_h;
+  }
+
+  if (!create_tiles(g, err)) return false;
+
+  // Colonies: queen at the nest, starting ants scattered around it.
+  for (size_t i = 0; i < s.colonies.size(); ++i) {
+    const ColonySpec& cs = s.colonies[i];
+    Colony c;
+    c.nest_x = cs.nest_x;
+    c.nest_y = cs.nest_y;
+    c.color = cs.color;
+    c.food = cs.food;
+    g.colonies.push_back(c);
+  }
+  for (size_t i = 0; i < s.colonies.size(); ++i) {
+    const ColonySpec& cs = s.colonies[i];
+    Colony& c = g.colonies[i];
+    c.queen = spawn_ant(g, u8(i), Kind::Queen, cs.nest_x, cs.nest_y, 0);
+    auto scatter = [&](Kind caste, u32 n) {
+      for (u32 k = 0; k < n; ++k) {
+        float a = g.rng.range(-kPi, kPi), r = cs.spread * std::sqrt(g.rng.next_float());
+        float x = cs.nest_x + r * std::cos(a), y = cs.nest_y + r * std::sin(a);
+        if (!passable(g.terrain[cell_of(g, x, y)])) x = cs.nest_x, y = cs.nest_y;
+        spawn_ant(g, u8(i), caste, x, y, g.rng.range(-kPi, kPi));
+      }
+    };
+    scatter(Kind::Worker, cs.workers);
+    scatter(Kind::Soldier, cs.soldiers);
+  }
+  for (const FoodSpec& f : s.food) spawn_food(g, f.x, f.y, f.crumbs);
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string* err) {
+  auto g = std::make_unique<Game>();
+  g->scenario = scenario;
+  g->seed = seed;
+  g->rng = Rng(mix64(seed), 1);
+  g->event_rng = Rng(mix64(seed), 2);
+  if (!build_world(*g, err)) return nullptr;
+  // The spawn stream continues from here; building may have used some of it.
+  g->rng = g->rng.split(3);
+  return g;
+}
+
+}  // namespace colony
