@@ -36,6 +36,7 @@ EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
   for (u32 c = 0; c < config_.chunk_count; ++c) dormant_[c] = BlockList{};
   sim_head_ = make_buffer<u32>(config_.chunk_count);
   sim_count_ = make_buffer<u32>(config_.chunk_count);
+  sim_links_ = make_buffer<SimLink>(size_t(config_.max_entities) + 1);
 }
 
 bool EntityStore::push(BlockList& list, u32* block, u32* offset) {
@@ -77,20 +78,20 @@ void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
 }
 
 void EntityStore::link_sim(u32 index, u32 chunk) {
-  DirEntry& d = entry(index);
-  d.sim_prev = 0;
-  d.sim_next = sim_head_[chunk];
-  if (d.sim_next) entry(d.sim_next).sim_prev = index;
+  SimLink& l = sim_links_[index];
+  l.prev = 0;
+  l.next = sim_head_[chunk];
+  if (l.next) sim_links_[l.next].prev = index;
   sim_head_[chunk] = index;
   ++sim_count_[chunk];
 }
 
 void EntityStore::unlink_sim(u32 index, u32 chunk) {
-  DirEntry& d = entry(index);
-  if (d.sim_prev) entry(d.sim_prev).sim_next = d.sim_next;
-  else sim_head_[chunk] = d.sim_next;
-  if (d.sim_next) entry(d.sim_next).sim_prev = d.sim_prev;
-  d.sim_prev = d.sim_next = 0;
+  SimLink& l = sim_links_[index];
+  if (l.prev) sim_links_[l.prev].next = l.next;
+  else sim_head_[chunk] = l.next;
+  if (l.next) sim_links_[l.next].prev = l.prev;
+  l.prev = l.next = 0;
   --sim_count_[chunk];
 }
 
@@ -107,7 +108,6 @@ Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
   d.offset = u16(offset);
   d.tier = u8(tier);
   d.flags = 0;
-  d.sim_prev = d.sim_next = 0;
   if (tier == Tier::Simulated) link_sim(index, chunk);
   RecordHeader* r = at(block, offset);
   std::memset(static_cast<void*>(r), 0, config_.record_size);

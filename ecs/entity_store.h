@@ -42,8 +42,15 @@ struct DirEntry {
   u16 offset;
   u8 tier;  // Tier::Free when the index is not in use
   u8 flags;
-  u32 sim_prev, sim_next;  // chunk membership of simulated entities (handle indices)
-  u32 queue_pos;           // position in the world's destruction queue while kFlagDying is set
+  u32 queue_pos;  // position in the world's destruction queue while kFlagDying is set
+};
+
+// Chunk membership of a simulated entity: its neighbours (handle indices) in its chunk's
+// list. Kept apart from the directory in a dense array (8 bytes an entity): creating,
+// destroying and moving an entity touch its neighbours' links, and in this array those
+// stay in cache where a directory row each would not.
+struct SimLink {
+  u32 prev, next;
 };
 
 // [SECTION] Block lists
@@ -116,6 +123,7 @@ class EntityStore {
   const BlockList& simulated() const { return simulated_; }
   const BlockList& dormant(u32 chunk) const { return dormant_[chunk]; }
   u32 sim_head(u32 chunk) const { return sim_head_[chunk]; }
+  const SimLink& sim_link(u32 index) const { return sim_links_[index]; }
   u32 sim_count_in(u32 chunk) const { return sim_count_[chunk]; }
   u32 chunk_count() const { return config_.chunk_count; }
   u32 max_entities() const { return config_.max_entities; }
@@ -140,7 +148,7 @@ class EntityStore {
   // Calls fn(RecordHeader*) for each entity in a chunk: simulated members then dormant.
   template <class Fn>
   void walk_chunk(u32 chunk, Fn&& fn) {
-    for (u32 i = sim_head_[chunk]; i != 0; i = entry(i).sim_next) fn(record_of_index(i));
+    for (u32 i = sim_head_[chunk]; i != 0; i = sim_links_[i].next) fn(record_of_index(i));
     walk(dormant_[chunk], fn);
   }
 
@@ -171,6 +179,7 @@ class EntityStore {
   BlockList simulated_;
   Buffer<BlockList> dormant_;
   Buffer<u32> sim_head_, sim_count_;
+  Buffer<SimLink> sim_links_;  // one per index (0 = none)
 };
 
 }  // namespace ecs

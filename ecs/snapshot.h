@@ -91,6 +91,7 @@ struct SnapshotAccess {
     for (u32 ch = 0; ch < c.chunk_count; ++ch) write_list(s, out, s.dormant_[ch]);
     out.write(s.sim_head_.get(), size_t(c.chunk_count) * sizeof(u32));
     out.write(s.sim_count_.get(), size_t(c.chunk_count) * sizeof(u32));
+    out.write(s.sim_links_.get() + 1, size_t(hi) * sizeof(SimLink));
   }
 
   // Reads one block list into the arena, claiming its blocks in `used`; every record
@@ -188,6 +189,9 @@ struct SnapshotAccess {
     get_bytes(in, s.sim_head_.get(), size_t(chunks) * sizeof(u32), "the chunk membership lists");
     get_bytes(in, s.sim_count_.get(), size_t(chunks) * sizeof(u32), "the chunk membership lists");
     for (u32 ch = 0; ch < chunks; ++ch) need(s.sim_head_[ch] <= max, "a chunk membership list starts outside the directory");
+    get_bytes(in, s.sim_links_.get() + 1, size_t(hi) * sizeof(SimLink), "the chunk membership lists");
+    for (u32 i = 1; i <= hi; ++i)
+      need(s.sim_links_[i].prev <= hi && s.sim_links_[i].next <= hi, "a chunk membership link points outside the directory");
   }
 
   // [SECTION] World

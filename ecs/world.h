@@ -562,14 +562,15 @@ class World {
     __builtin_prefetch(&store_.dir(index), 1);
     const char* row = reinterpret_cast<const char*>(&store_.dir(index));
     for (size_t off = 0; off < store_.dir_stride(); off += 64) __builtin_prefetch(row + off, 1);
+    __builtin_prefetch(&store_.sim_link(index), 1);
   }
   // What the store's free of a victim touches besides its directory entry: the chunk
   // neighbours it is unlinked from and the record's storage.
   void prefetch_free(Handle h) {
     if (!store_.alive(h)) return;
-    const DirEntry& d = store_.dir(h.index);
-    prefetch_dir(d.sim_prev);
-    prefetch_dir(d.sim_next);
+    const SimLink& l = store_.sim_link(h.index);
+    if (l.prev) __builtin_prefetch(&store_.sim_link(l.prev), 1);
+    if (l.next) __builtin_prefetch(&store_.sim_link(l.next), 1);
     __builtin_prefetch(store_.record_of_index(h.index), 1);
   }
   // The owner's slot list row of entry s, once per run of entries with the same owner.
@@ -677,12 +678,12 @@ class World {
     for (u32 c = 0; c < store_.chunk_count(); ++c) {
       store_.walk(store_.dormant(c), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Dormant, c); ++seen; });
       u32 in_chunk = 0, prev = 0;
-      for (u32 i = store_.sim_head(c); i != 0 && in_chunk <= store_.simulated().count; i = store_.dir(i).sim_next, ++in_chunk) {
+      for (u32 i = store_.sim_head(c); i != 0 && in_chunk <= store_.simulated().count; i = store_.sim_link(i).next, ++in_chunk) {
         if (i > store_.max_entities()) { v.report("", kNone, {i, 0}, "chunk " + std::to_string(c) + " membership list holds an index past the directory"); break; }
         const DirEntry& d = store_.dir(i);
         if (Tier(d.tier) != Tier::Simulated || d.chunk != c)
           v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " lists a member that is not simulated there");
-        if (d.sim_prev != prev) v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " membership list: back link broken");
+        if (store_.sim_link(i).prev != prev) v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " membership list: back link broken");
         prev = i;
       }
       if (in_chunk != store_.sim_count_in(c)) v.report("", kNone, {}, "chunk " + std::to_string(c) + " simulated member count disagrees with its list");

@@ -22,7 +22,7 @@ void update_tiers(Game& g) {
       });
       for (Handle h : g.scratch_handles) w.set_tier(h, ecs::Tier::Simulated);
     } else {
-      for (u32 i = w.store().sim_head(c); i != 0; i = w.store().dir(i).sim_next)
+      for (u32 i = w.store().sim_head(c); i != 0; i = w.store().sim_link(i).next)
         g.scratch_handles.push_back(as_record(w.store().record_of_index(i))->header.handle);
       for (Handle h : g.scratch_handles) w.set_tier(h, ecs::Tier::Dormant);
     }

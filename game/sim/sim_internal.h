@@ -75,7 +75,7 @@ inline void for_each_dormant_mobile(Game& g, u32 c, Fn&& fn) {
 template <class Fn>
 inline void for_each_mobile_in_chunk(Game& g, u32 c, Fn&& fn) {
   ecs::EntityStore& st = g.ecs->store();
-  for (u32 i = st.sim_head(c); i != 0; i = st.dir(i).sim_next) fn(*as_record(st.record_of_index(i)));
+  for (u32 i = st.sim_head(c); i != 0; i = st.sim_link(i).next) fn(*as_record(st.record_of_index(i)));
   for_each_dormant_mobile(g, c, fn);
 }
 
