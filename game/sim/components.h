@@ -84,5 +84,8 @@ struct Body {
 
 using ColonyEcs = ecs::World<Body, RenderPiece, CollisionVolume, Sensor>;
 using Record = ColonyEcs::Record;
+// A record (header + Body) is one cache line: it is what every system walks each tick,
+// and the slot lists live beside the directory entry instead (ecs/world.h).
+static_assert(sizeof(Record) == 64, "an entity record should stay one cache line");
 
 }  // namespace colony
