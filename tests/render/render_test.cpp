@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/offscreen_app.h"
 #include "../common/sdl_input.h"
 #include "app.h"
 #include "window.h"
@@ -36,29 +37,10 @@ struct Rgb {
 };
 
 // One app in a hidden offscreen window: fixed 1/60 s steps, HUD hidden, frames captured.
-struct Harness {
-  App app;
-  bool ok = false;
-  std::string err;
-
-  explicit Harness(const std::string& scenario, int w = 800, int h = 600) {
-    setenv("SDL_VIDEODRIVER", "offscreen", 0);
-    WindowConfig c;
-    c.scenario = scenario;
-    c.hidden = true;
-    c.vsync = false;
-    c.fixed_step = true;
-    c.width = w, c.height = h;
-    ok = app_init(app, c, &err);
+struct Harness : colony_test::OffscreenApp {
+  explicit Harness(const std::string& scenario, int w = 800, int h = 600) : OffscreenApp(scenario, w, h) {
     app.show_hud = false;
     app.capture = true;
-  }
-  ~Harness() {
-    if (ok) app_shutdown(app);
-  }
-  Game& game() { return *app.game; }
-  void frames(int n) {
-    for (int i = 0; i < n; ++i) app_frame(app);
   }
   void look_at(float x, float y, float zoom) { app.camera.x = x, app.camera.y = y, app.camera.zoom = zoom; }
   Rgb pixel(int x, int y) const {

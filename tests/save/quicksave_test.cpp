@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../common/offscreen_app.h"
 #include "../common/sdl_input.h"
 #include "app.h"
 #include "save.h"
@@ -15,26 +16,8 @@
 namespace colony::render {
 namespace {
 
-struct Window {
-  App app;
-  bool ok = false;
-  std::string err;
-  explicit Window(const std::string& scenario) {
-    setenv("SDL_VIDEODRIVER", "offscreen", 0);
-    WindowConfig c;
-    c.scenario = scenario;
-    c.hidden = true;
-    c.vsync = false;
-    c.fixed_step = true;
-    c.width = 800, c.height = 600;
-    ok = app_init(app, c, &err);
-  }
-  ~Window() {
-    if (ok) app_shutdown(app);
-  }
-  void frames(int n) {
-    for (int i = 0; i < n; ++i) app_frame(app);
-  }
+struct Window : colony_test::OffscreenApp {
+  using OffscreenApp::OffscreenApp;
   void key(SDL_Keycode k) {
     EXPECT_TRUE(colony_test::push_key_press(app.window, k)) << SDL_GetError();
     app_frame(app);  // the frame that handles the key

@@ -1,0 +1,38 @@
+// offscreen_app.h — the real game app in a hidden window on SDL's offscreen driver, for
+// tests that run it frame by frame as a player would: fixed 1/60 s steps, no vsync.
+#pragma once
+#include <cstdlib>
+#include <string>
+
+#include "app.h"
+
+namespace colony_test {
+
+struct OffscreenApp {
+  colony::render::App app;
+  bool ok = false;
+  std::string err;
+
+  explicit OffscreenApp(const std::string& scenario, int w = 800, int h = 600) {
+    setenv("SDL_VIDEODRIVER", "offscreen", 0);
+    colony::render::WindowConfig c;
+    c.scenario = scenario;
+    c.hidden = true;
+    c.vsync = false;
+    c.fixed_step = true;
+    c.width = w, c.height = h;
+    ok = colony::render::app_init(app, c, &err);
+  }
+  ~OffscreenApp() {
+    if (ok) colony::render::app_shutdown(app);
+  }
+  OffscreenApp(const OffscreenApp&) = delete;
+  OffscreenApp& operator=(const OffscreenApp&) = delete;
+
+  colony::Game& game() { return *app.game; }
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) colony::render::app_frame(app);
+  }
+};
+
+}  // namespace colony_test
