@@ -104,6 +104,7 @@ class EntityStore {
   // The StoreConfig::entity_extra_bytes kept beside an index's directory entry (the
   // world keeps the entity's slot lists there: one cache-line burst finds both).
   std::byte* entity_extra(u32 index) { return dir_bytes_.get() + size_t(index) * dir_stride_ + sizeof(DirEntry); }
+  const std::byte* entity_extra(u32 index) const { return dir_bytes_.get() + size_t(index) * dir_stride_ + sizeof(DirEntry); }
   u32 dir_stride() const { return dir_stride_; }
 
   // Moves the entity into another chunk. Dormant records move between chunk storages;

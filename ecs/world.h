@@ -173,7 +173,7 @@ class World {
 
   template <class C> Pool<C>& pool() { return std::get<index_of<C>()>(pools_); }
   template <class C> const Pool<C>& pool() const { return std::get<index_of<C>()>(pools_); }
-  // The entity's slot list in pool C (its row of the pool's list table).
+  // The entity's slot list in pool C (kept beside its directory entry).
   template <class C> auto& list(const Record& r) { return list_at<C>(r.header.handle.index); }
   template <class C> const auto& list(const Record& r) const { return list_at<C>(r.header.handle.index); }
   template <class C> auto& list_at(u32 index) {
@@ -413,7 +413,7 @@ class World {
   }
   static Record* as_record(RecordHeader* h) { return reinterpret_cast<Record*>(h); }
   Lists& lists(u32 index) { return *reinterpret_cast<Lists*>(store_.entity_extra(index)); }
-  const Lists& lists(u32 index) const { return *reinterpret_cast<const Lists*>(const_cast<EntityStore&>(store_).entity_extra(index)); }
+  const Lists& lists(u32 index) const { return *reinterpret_cast<const Lists*>(store_.entity_extra(index)); }
 
   // Points the owner of entry s at s (the entry has just moved there).
   template <class C>
@@ -551,10 +551,7 @@ class World {
     last_strategy_[I] = compact ? ReleaseStrategy::Compact : ReleaseStrategy::TailFill;
   }
 
-  // Prefetch helpers: each names one line the batch passes will touch soon.
-  void prefetch_dir(u32 index) const {
-    if (index != 0 && index <= store_.max_entities()) __builtin_prefetch(&store_.dir(index));
-  }
+  // Prefetch helpers: each names the lines a batch pass or a create will touch soon.
   // The directory entry and every slot list row of an entity (not its record: the
   // batch passes never read it).
   void prefetch_lists(u32 index) {

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstring>
+#include <ctime>
 
 #include "sim_internal.h"
 
@@ -80,6 +81,31 @@ DeathCounts ants_died(const Game& g) {
 }
 
 // [SECTION] The tick
+
+namespace {
+
+// Adds a system's thread CPU time to the tick's and the run's totals.
+class ScopedTimer {
+ public:
+  ScopedTimer(SystemTimes& t, SystemTimes::Id id) : t_(t), id_(id), start_ms_(thread_cpu_ms()) {}
+  ~ScopedTimer() {
+    double ms = thread_cpu_ms() - start_ms_;
+    t_.last_ms[id_] += ms;
+    t_.total_ms[id_] += ms;
+  }
+
+ private:
+  static double thread_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+  }
+  SystemTimes& t_;
+  SystemTimes::Id id_;
+  double start_ms_;
+};
+
+}  // namespace
 
 void simulate_tick(Game& g) {
   SystemTimes& t = g.times;

@@ -1,16 +1,15 @@
 // sim_internal.h — what the simulation's systems share and nobody outside game/sim/
 // sees: constants, random-stream salts, angle helpers, chunk and cell walks, the
-// food/danger grid writers, the system timer, and the systems each file defines for
+// food/danger grid writers, and the systems each file defines for
 // the tick and for the others. Included only by game/sim/*.cpp.
 //
 // Table of contents
 //   [SECTION] Constants and random-stream salts
-//   [SECTION] Helpers: angles, records, chunk and cell walks, grid writers, timer
+//   [SECTION] Helpers: angles, records, chunk and cell walks, grid writers
 //   [SECTION] Systems and steps shared between the simulation's files
 #pragma once
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 
 #include "body_plans.h"
 #include "game.h"
@@ -29,7 +28,7 @@ inline constexpr float kScentFloor = 0.002f;  // weaker scent is flushed to zero
 // Salts for per-entity random numbers (hash_float(seed, tick, index, salt)).
 enum Salt : u32 { kWander = 1, kStarve, kTurn, kMaim, kMaimSide, kSpread, kIgnite, kKill, kDormantWalk, kLifespan };
 
-// [SECTION] Helpers: angles, records, chunk and cell walks, grid writers, timer
+// [SECTION] Helpers: angles, records, chunk and cell walks, grid writers
 
 inline float wrap_angle(float a) {
   if (a > kPi || a < -kPi) a -= kTwoPi * std::floor((a + kPi) / kTwoPi);
@@ -126,26 +125,6 @@ inline void for_each_cell_in_circle(const Game& g, float x, float y, float r, Fn
       if (d2 <= r * r) fn(u32(cy) * g.width + u32(cx), std::sqrt(d2));
     }
 }
-
-class ScopedTimer {
- public:
-  ScopedTimer(SystemTimes& t, SystemTimes::Id id) : t_(t), id_(id), start_ms_(thread_cpu_ms()) {}
-  ~ScopedTimer() {
-    double ms = thread_cpu_ms() - start_ms_;
-    t_.last_ms[id_] += ms;
-    t_.total_ms[id_] += ms;
-  }
-
- private:
-  static double thread_cpu_ms() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-  }
-  SystemTimes& t_;
-  SystemTimes::Id id_;
-  double start_ms_;
-};
 
 // [SECTION] Systems and steps shared between the simulation's files
 
