@@ -70,6 +70,13 @@ struct SnapshotAccess {
     }
   }
 
+  // The highest index ever used (generation above 0); every index past it is untouched.
+  static u32 highest_used_index(const EntityStore& s) {
+    u32 hi = s.config_.max_entities;
+    while (hi > 0 && s.dir(hi).generation == 0) --hi;
+    return hi;
+  }
+
   static void write_store(const EntityStore& s, ByteSink& out) {
     const StoreConfig& c = s.config_;
     out.pod(c.max_entities), out.pod(c.record_size), out.pod(c.chunk_count), out.pod(c.block_records), out.pod(s.total_blocks_);
@@ -81,8 +88,7 @@ struct SnapshotAccess {
     out.pod(s.free_index_count_), out.pod(run);
     out.write(s.free_indices_.get() + run, size_t(s.free_index_count_ - run) * sizeof(u32));
     // Directory up to the highest index ever used (the rest is still zero).
-    u32 hi = c.max_entities;
-    while (hi > 0 && s.dir(hi).generation == 0) --hi;
+    u32 hi = highest_used_index(s);
     out.pod(hi);
     for (u32 i = 1; i <= hi; ++i) out.pod(s.dir(i));
     out.pod(s.free_block_count_);
@@ -238,7 +244,7 @@ struct SnapshotAccess {
     out.pod(w.last_strategy_);
     (write_pool<W, Cs>(w, out), ...);
     // The slot lists of every live entity, in index order.
-    for (u32 i = 1; i <= w.store_.max_entities(); ++i)
+    for (u32 i = 1, hi = highest_used_index(w.store_); i <= hi; ++i)
       if (Tier(w.store_.dir(i).tier) != Tier::Free) out.pod(w.lists(i));
   }
 
@@ -261,7 +267,7 @@ struct SnapshotAccess {
     for (ReleaseStrategy r : w.last_strategy_) need(u8(r) <= u8(ReleaseStrategy::Compact), "unknown release strategy");
     (read_pool<W, Cs>(w, in), ...);
     // Rows of free indices stay zero; the validator checks every live row's counts and slots.
-    for (u32 i = 1; i <= w.store_.max_entities(); ++i)
+    for (u32 i = 1, hi = highest_used_index(w.store_); i <= hi; ++i)
       if (Tier(w.store_.dir(i).tier) != Tier::Free) get_bytes(in, &w.lists(i), sizeof(w.lists(i)), "the slot lists");
     // Slot lists inside the records and the pools' back-pointers must agree exactly;
     // the validator walks both (every index it follows is range-checked by now).
