@@ -78,6 +78,7 @@ class BenchSmoke : public ::testing::Test {
     out.push_back({"tick/full/" + std::to_string(kTinyFullAnts), "ticks_per_s"});
     out.push_back({"tick/chunked/" + std::to_string(kTinyChunkedAnts), "ticks_per_s"});
     out.push_back({"tick/bomb/" + std::to_string(kTinyBombVictims), "ms"});
+    out.push_back({"tick/bomb_cold/" + std::to_string(kTinyBombVictims), "ms"});
     return out;
   }
 
@@ -152,9 +153,13 @@ TEST_F(BenchSmoke, TickBenchmarksRunTheRealGame) {
   EXPECT_GE(chunked->value("ants_alive", 0.0), 0.5 * kTinyChunkedAnts);
   EXPECT_LT(chunked->value("simulated", 0.0), chunked->value("ants_alive", 0.0));
   // The bomb really killed at least the asked number of ants.
-  const nlohmann::json* bomb = run("tick/bomb/" + std::to_string(kTinyBombVictims));
-  ASSERT_NE(bomb, nullptr);
-  EXPECT_GE(bomb->value("killed", 0.0), double(kTinyBombVictims));
+  for (const char* family : {"tick/bomb/", "tick/bomb_cold/"}) {
+    const nlohmann::json* bomb = run(std::string(family) + std::to_string(kTinyBombVictims));
+    ASSERT_NE(bomb, nullptr) << family;
+    EXPECT_GE(bomb->value("killed", 0.0), double(kTinyBombVictims)) << family;
+    // The Destroy system's release is part of the whole Destroy-plus-Corpses figure.
+    EXPECT_GE(bomb->value("system_ms", 0.0), bomb->value("ms", 0.0)) << family;
+  }
 }
 
 TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {

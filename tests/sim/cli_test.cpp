@@ -76,7 +76,8 @@ TEST(Cli, HeadlessRunWritesTheReport) {
   for (const char* pool : {"render_pieces", "collision_volumes", "sensors"})
     for (const char* key : {"capacity", "taken", "high_water", "failed_reservations", "rewires"}) EXPECT_TRUE(j["pools"][pool].contains(key)) << pool << "." << key;
   EXPECT_EQ(j["invariant_violations"], 0);
-  EXPECT_TRUE(j["timing_ms"].contains("simulate"));
+  for (const char* system : {"simulate", "pheromones", "fire", "destroy", "regions", "dormant", "corpses"})
+    EXPECT_TRUE(j["timing_ms"].contains(system)) << system;
   EXPECT_TRUE(j["rss_mb"].contains("start"));
   EXPECT_TRUE(j["rss_mb"].contains("end"));
 }
