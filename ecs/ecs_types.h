@@ -55,4 +55,18 @@ enum class Result : u8 {
 
 const char* result_name(Result r);
 
+// Start loading the cache line at p, which the caller will read (or write) soon.
+// The empty volatile asm is what keeps the prefetch: GCC treats __builtin_prefetch as
+// free of side effects, so it finds a helper made only of prefetches "pure" and deletes
+// every call to it as dead code (GCC 12 silently did so to each of the world's prefetch
+// helpers). A volatile asm is a side effect that costs no instruction.
+inline void prefetch_for_read(const void* p) {
+  __builtin_prefetch(p, 0);
+  asm volatile("");
+}
+inline void prefetch_for_write(const void* p) {
+  __builtin_prefetch(p, 1);
+  asm volatile("");
+}
+
 }  // namespace ecs

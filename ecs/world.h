@@ -533,8 +533,8 @@ class World {
       u32 tail = taken;
       for (u32 hole; holes.next(hole);) {
         if (u32 h; ahead.next(h)) {
-          __builtin_prefetch(&p.items[h], 1);
-          __builtin_prefetch(&p.owners[h], 1);
+          prefetch_for_write(&p.items[h]);
+          prefetch_for_write(&p.owners[h]);
         }
         do { --tail; } while (is_dead<C>(tail));
         if (tail >= kRowAhead) prefetch_owner_row(p, tail - kRowAhead);
@@ -556,26 +556,26 @@ class World {
   // batch passes never read it).
   void prefetch_lists(u32 index) {
     if (index == 0 || index > store_.max_entities()) return;
-    __builtin_prefetch(&store_.dir(index), 1);
+    prefetch_for_write(&store_.dir(index));
     const char* row = reinterpret_cast<const char*>(&store_.dir(index));
-    for (size_t off = 0; off < store_.dir_stride(); off += 64) __builtin_prefetch(row + off, 1);
-    __builtin_prefetch(&store_.sim_link(index), 1);
+    for (size_t off = 0; off < store_.dir_stride(); off += 64) prefetch_for_write(row + off);
+    prefetch_for_write(&store_.sim_link(index));
   }
   // What the store's free of a victim touches besides its directory entry: the chunk
   // neighbours it is unlinked from and the record's storage.
   void prefetch_free(Handle h) {
     if (!store_.alive(h)) return;
     const SimLink& l = store_.sim_link(h.index);
-    if (l.prev) __builtin_prefetch(&store_.sim_link(l.prev), 1);
-    if (l.next) __builtin_prefetch(&store_.sim_link(l.next), 1);
-    __builtin_prefetch(store_.record_of_index(h.index), 1);
+    if (l.prev) prefetch_for_write(&store_.sim_link(l.prev));
+    if (l.next) prefetch_for_write(&store_.sim_link(l.next));
+    prefetch_for_write(store_.record_of_index(h.index));
   }
   // The owner's slot list row of entry s, once per run of entries with the same owner.
   template <class C>
   void prefetch_owner_row(Pool<C>& p, u32 s) {
     u32 o = p.owners[s].owner_index;
     if (o == 0 || (s > 0 && p.owners[s - 1].owner_index == o)) return;
-    __builtin_prefetch(&list_at<C>(o).slot[p.owners[s].local], 1);
+    prefetch_for_write(&list_at<C>(o).slot[p.owners[s].local]);
   }
   // rewire() without its per-entry counter: the batch passes count once at the end.
   template <class C>

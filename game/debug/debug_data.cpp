@@ -165,7 +165,7 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
     for (unsigned k = 0; k < samples; ++k) {
       unsigned e = unsigned(first) + (samples == 1 ? 0 : unsigned((unsigned long long)k * (live - 1) / (samples - 1)));
       const Record* r = ecs.find(Handle{v.owners[e].owner_index, v.owners[e].owner_generation});
-      if (r) __builtin_prefetch(r);
+      if (r) ecs::prefetch_for_read(r);
       records[i * kMaxSamples + k] = r;
     }
   }

@@ -184,7 +184,7 @@ void for_each_simulated_prefetching(Game& g, Fn&& fn) {
   };
   auto prefetch = [&](const Cursor& c) {
     const auto& sl = g.ecs->list<Sensor>(*as_record(st.at(c.block, c.offset)));
-    if (sl.added) __builtin_prefetch(&sensors[sl.slot[0]]);
+    if (sl.added) ecs::prefetch_for_read(&sensors[sl.slot[0]]);
   };
   for (int k = 0; k < 8 && lead.left; ++k) prefetch(lead), advance(lead);
   while (lag.left) {
