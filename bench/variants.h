@@ -39,9 +39,9 @@ inline void require(bool ok, const char* what) {
 
 // [SECTION] pools and pools_swap_one — the engine (ColonyEcs)
 
-// kBatched: kills go through queue_destroy + apply_destructions (the engine's batched
-// release). Otherwise each victim is destroyed on its own, every piece released with one
-// swap-with-last, as the seed does.
+// kBatched: a kill is one destroy_batch call (the engine's batched release). Otherwise
+// each victim is destroyed on its own, every piece released with one swap-with-last, as
+// the seed does.
 template <bool kBatched>
 struct PoolsVariant {
   using Ref = ecs::Handle;
@@ -72,8 +72,7 @@ struct PoolsVariant {
   void kill(std::span<const Ref> victims) {
     colony::ColonyEcs& w = *world;
     if constexpr (kBatched) {
-      for (Ref h : victims) w.queue_destroy(h);
-      w.apply_destructions();
+      require(w.destroy_batch(victims) == victims.size(), "pools: a victim was not destroyed");
     } else {
       for (Ref h : victims) w.destroy(h);
     }

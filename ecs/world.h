@@ -129,9 +129,9 @@ class World {
     // A free index's rows hold no slots (released with the entity); the stale slot
     // indices past the counts are never read.
     ((list_at<Cs>(h.index).reserved = list_at<Cs>(h.index).added = 0), ...);
-    // Spawns come in runs, and a freed index's rows are cold: start loading the ones
-    // the next create will use while the caller fills this entity.
-    prefetch_lists(store_.next_free_index());
+    // Spawns come in runs, and a freed index's rows are cold: start loading the ones a
+    // create kCreateAhead spawns later will use while the caller fills this entity.
+    prefetch_lists(store_.next_free_index(kCreateAhead));
     return h;
   }
   Handle create_at(Tier tier, u16 kind, const Payload& payload) {
@@ -281,6 +281,14 @@ class World {
     return Result::Ok;
   }
 
+  // Immediate batched destruction: every entity of the batch dies now, through the same
+  // release as apply_destructions() (one mark pass, then each pool closes its holes; a
+  // batch of at most Config::swap_release_max goes one entity at a time). Stale handles
+  // and duplicates are skipped; a queued entity leaves the queue. Not for use while
+  // iterating (as destroy()), and not with pending_destructions() as the batch.
+  // Returns how many entities died.
+  u32 destroy_batch(std::span<const Handle> batch) { return destroy_entities<MarkMode::FreeAndUnqueue>(batch); }
+
   // Deferred destruction: the entity stays alive and resolvable until apply_destructions().
   // The dying flag is set in the directory and mirrored in the record header, so a system
   // walking records can skip the dead without a directory lookup.
@@ -311,16 +319,7 @@ class World {
   u32 apply_destructions() {
     u32 n = pending_count_;
     if (n == 0) return 0;
-    std::span<const Handle> batch{pending_.get(), n};
-    if (n <= swap_release_max_) {
-      for (Handle h : batch) {
-        (release_list<Cs>(h.index), ...);
-        store_.destroy(h);
-      }
-    } else {
-      mark_batch<true, Cs...>(batch);
-      (close_holes<Cs>(ReleaseStrategy::Auto), ...);
-    }
+    destroy_entities<MarkMode::Free>({pending_.get(), n});
     pending_count_ = 0;
     return n;
   }
@@ -329,7 +328,7 @@ class World {
   // handles are ignored), with the same mark and close passes; the entities live on.
   template <class C>
   void release_batch(std::span<const Handle> batch, ReleaseStrategy strategy = ReleaseStrategy::Auto) {
-    mark_batch<false, C>(batch);
+    mark_batch<MarkMode::SlotsOnly, C>(batch);
     close_holes<C>(strategy);
   }
   template <class C> ReleaseStrategy last_release_strategy() const { return last_strategy_[index_of<C>()]; }
@@ -425,31 +424,67 @@ class World {
   // [SECTION] Batched release internals
 
   // How many victims (or pool entries) ahead the batch passes prefetch.
-  static constexpr u32 kPrefetchAhead = 8;
+  static constexpr u32 kPrefetchAhead = 16;
+  // How many creates ahead create() prefetches the directory row of the index it will take.
+  static constexpr u32 kCreateAhead = 4;
   // How many pool entries ahead close_holes prefetches a survivor's owner row.
   static constexpr u32 kRowAhead = 64;
   // How many holes ahead the tail fill prefetches the hole's entry.
   static constexpr u32 kHoleAhead = 32;
 
+  // What the mark pass does besides marking the slots: nothing (release_batch: the
+  // entities live on), free each victim's record (apply_destructions: the whole queue
+  // dies), or also take a queued victim off the queue (destroy_batch).
+  enum class MarkMode : u8 { SlotsOnly, Free, FreeAndUnqueue };
+
   // Pass 1 for pools Ps over the batch: notes per pool how many entries the batch
   // frees and where the lowest one is, sets their bits in the pool's dead bitmap and
-  // empties the slot lists (a duplicate then finds nothing left to count). With kFree
-  // it also frees each victim's record. It never touches a pool entry. Directory entry
-  // and rows are prefetched 2 x kPrefetchAhead victims ahead, the lines the store's
-  // free needs (chunk neighbours, record) kPrefetchAhead ahead, once the directory
-  // entry naming them has arrived.
-  template <bool kFree, class... Ps>
-  void mark_batch(std::span<const Handle> batch) {
-    u32 n = u32(batch.size());
+  // empties the slot lists (a duplicate then finds nothing left to count); frees the
+  // records as the mode says. It never touches a pool entry. Directory entry and rows
+  // are prefetched 2 x kPrefetchAhead victims ahead, the lines the store's free needs
+  // (chunk neighbours, record) kPrefetchAhead ahead, once the directory entry naming
+  // them has arrived. Returns how many live entities it marked.
+  template <MarkMode kMode, class... Ps>
+  u32 mark_batch(std::span<const Handle> batch) {
+    u32 n = u32(batch.size()), marked = 0;
     (reset_marks<Ps>(), ...);
     for (u32 i = 0; i < n; ++i) {
-      if (i + 2 * kPrefetchAhead < n) prefetch_lists(batch[i + 2 * kPrefetchAhead].index);
-      if (kFree && i + kPrefetchAhead < n) prefetch_free(batch[i + kPrefetchAhead]);
+      prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
       Handle h = batch[i];
       if (!store_.alive(h)) continue;
+      ++marked;
       (count_dead<Ps>(h.index), ...);
-      if constexpr (kFree) store_.destroy(h);
+      free_record<kMode>(h);
     }
+    return marked;
+  }
+  // The end of a victim's visit: its record freed (and taken off the queue) as kMode says.
+  template <MarkMode kMode>
+  void free_record(Handle h) {
+    if constexpr (kMode == MarkMode::FreeAndUnqueue)
+      if (store_.dir(h.index).flags & kFlagDying) unqueue(h.index);
+    if constexpr (kMode != MarkMode::SlotsOnly) store_.destroy(h);
+  }
+  // Destroys the batch's live entities (apply_destructions, destroy_batch): a batch of at
+  // most swap_release_max_ one entity at a time by swap-with-last, as destroy() does but
+  // with the next victims' lines prefetched; a larger one by the mark and close passes.
+  template <MarkMode kMode>
+  u32 destroy_entities(std::span<const Handle> batch) {
+    u32 n = u32(batch.size()), died = 0;
+    if (n > swap_release_max_) {
+      died = mark_batch<kMode, Cs...>(batch);
+      (close_holes<Cs>(ReleaseStrategy::Auto), ...);
+      return died;
+    }
+    for (u32 i = 0; i < n; ++i) {
+      prefetch_victims(batch, i, true);
+      Handle h = batch[i];
+      if (!store_.alive(h)) continue;
+      ++died;
+      (release_list<Cs>(h.index), ...);
+      free_record<kMode>(h);
+    }
+    return died;
   }
   template <class C>
   void reset_marks() {
@@ -552,6 +587,12 @@ class World {
   }
 
   // Prefetch helpers: each names the lines a batch pass or a create will touch soon.
+  // A walk over victims: their directory rows 2 x kPrefetchAhead ahead, and (free) what
+  // freeing their records touches kPrefetchAhead ahead, once those rows have arrived.
+  void prefetch_victims(std::span<const Handle> batch, u32 i, bool free) {
+    if (i + 2 * kPrefetchAhead < batch.size()) prefetch_lists(batch[i + 2 * kPrefetchAhead].index);
+    if (free && i + kPrefetchAhead < batch.size()) prefetch_free(batch[i + kPrefetchAhead]);
+  }
   // The directory entry and every slot list row of an entity (not its record: the
   // batch passes never read it).
   void prefetch_lists(u32 index) {

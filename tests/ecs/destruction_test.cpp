@@ -108,10 +108,15 @@ TEST(Destruction, DestroyingAQueuedEntityTakesItOffTheQueue) {
 // A world with many owners spread through the pools, and the expected contents after a
 // batch dies: the contents of every survivor must come out the same for any strategy.
 struct BatchFixture {
-  TestWorld w{make_config(600, 20000, 5000, 2000)};
+  static TestWorld::Config config(u32 swap_release_max) {
+    auto c = make_config(600, 20000, 5000, 2000);
+    c.swap_release_max = swap_release_max;
+    return c;
+  }
+  TestWorld w;
   std::vector<Handle> all;
   std::map<u32, std::vector<u32>> expect_pieces, expect_volumes;
-  BatchFixture() {
+  explicit BatchFixture(u32 swap_release_max = 256) : w(config(swap_release_max)) {
     for (u32 i = 0; i < 500; ++i) {
       Handle h = w.create(i % 200, i % 2 ? Tier::Dormant : Tier::Simulated, 0, Pos{0, 0, i});
       give<Piece>(w, h, 1 + (i * 7) % 32, i * 100);
@@ -264,6 +269,37 @@ TEST(Destruction, ApplyReleasesEveryPoolInOneBatch) {
     auto t = tags<Piece>(f.w, f.all[i]);
     ASSERT_EQ(t.size(), 1 + (i * 7) % 32);
     EXPECT_EQ(t.back(), i * 100 + u32(t.size()) - 1);
+  }
+}
+
+// destroy_batch kills now, through the batched release or (a batch of at most
+// swap_release_max) one entity at a time: duplicates and stale handles are skipped, a
+// queued victim leaves the queue, a queued survivor stays on it, survivors keep their
+// components in order.
+TEST(Destruction, DestroyBatchKillsNowAndSkipsDuplicatesAndStaleHandles) {
+  struct Case { u32 every, swap_release_max; } cases[] = {{1, 16}, {3, 16}, {7, 256}};
+  for (Case c : cases) {
+    BatchFixture f(c.swap_release_max);
+    auto batch = f.batch_of(c.every, 4);
+    ASSERT_EQ(f.w.queue_destroy(f.all[0]), Result::Ok);  // a victim in every batch
+    ASSERT_EQ(f.w.queue_destroy(f.all[1]), Result::Ok);  // a survivor unless every == 1
+    u32 victims = (u32(f.all.size()) + c.every - 1) / c.every, pieces = 0;
+    EXPECT_EQ(f.w.destroy_batch(batch), victims) << "every " << c.every;
+    EXPECT_EQ(f.w.pending_destructions().size(), c.every == 1 ? 0u : 1u);
+    for (u32 i = 0; i < f.all.size(); ++i) {
+      ASSERT_EQ(f.w.alive(f.all[i]), i % c.every != 0) << i;
+      if (i % c.every == 0) continue;
+      auto t = tags<Piece>(f.w, f.all[i]);
+      ASSERT_EQ(t.size(), 1 + (i * 7) % 32) << i;
+      for (u32 k = 0; k < t.size(); ++k) ASSERT_EQ(t[k], i * 100 + k) << i;
+      pieces += f.w.list<Piece>(*f.w.find(f.all[i])).reserved;
+    }
+    EXPECT_EQ(f.w.stats<Piece>().taken, pieces);
+    EXPECT_EQ(f.w.live_count(), u32(f.all.size()) - victims);
+    EXPECT_EQ(violations(f.w), "");
+    // The survivor still queued dies at the next apply.
+    EXPECT_EQ(f.w.apply_destructions(), c.every == 1 ? 0u : 1u);
+    EXPECT_EQ(violations(f.w), "");
   }
 }
 
