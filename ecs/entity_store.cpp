@@ -77,6 +77,22 @@ void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
   }
 }
 
+const RecordHeader* EntityStore::from_end(const BlockList& list, u32 back) const {
+  if (back >= list.count) return nullptr;
+  u32 in_last = (list.count - 1) % config_.block_records, block = list.last;
+  if (back > in_last) {
+    u32 blocks_back = (back - in_last - 1) / config_.block_records + 1;
+    for (u32 b = 0; b < blocks_back; ++b) block = block_prev_[block];
+    in_last += blocks_back * config_.block_records;
+  }
+  return at(block, in_last - back);
+}
+
+void EntityStore::prefetch_tail(u32 k) const {
+  if (const RecordHeader* far = from_end(simulated_, 2 * k)) prefetch_for_read(far);
+  if (const RecordHeader* near = from_end(simulated_, k)) prefetch_for_write(&entry(near->handle.index));
+}
+
 void EntityStore::link_sim(u32 index, u32 chunk) {
   SimLink& l = sim_links_[index];
   l.prev = 0;

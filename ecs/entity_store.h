@@ -113,12 +113,20 @@ class EntityStore {
   // Moves the record between the simulated store and its chunk's dormant storage.
   RecordHeader* set_tier(Handle h, Tier tier);
 
+  // What destroying a simulated entity touches besides its own lines: the store moves
+  // its last record into the hole and rewrites that record's directory entry. A batch
+  // about to destroy k more simulated entities calls this: it starts loading the record
+  // 2k places before the end and the directory entry of the one k places before it
+  // (its record has been loaded by the call k victims earlier).
+  void prefetch_tail(u32 k) const;
+
   // Iteration helpers: the record at position i of a block list walk.
   u32 block_records() const { return config_.block_records; }
   u32 record_size() const { return config_.record_size; }
   RecordHeader* at(u32 block, u32 offset) {
     return reinterpret_cast<RecordHeader*>(arena_.get() + (size_t(block) * config_.block_records + offset) * config_.record_size);
   }
+  const RecordHeader* at(u32 block, u32 offset) const { return const_cast<EntityStore*>(this)->at(block, offset); }
   u32 next_block(u32 block) const { return block_next_[block]; }
 
   const BlockList& simulated() const { return simulated_; }
@@ -160,6 +168,8 @@ class EntityStore {
   bool push(BlockList& list, u32* block, u32* offset);
   // Removes the record at (block, offset) from the list, filling the hole with the last.
   void remove(BlockList& list, u32 block, u32 offset);
+  // The record `back` places before the end of a list (nullptr past its start).
+  const RecordHeader* from_end(const BlockList& list, u32 back) const;
   void link_sim(u32 index, u32 chunk);
   void unlink_sim(u32 index, u32 chunk);
 

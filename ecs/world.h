@@ -591,7 +591,10 @@ class World {
   // freeing their records touches kPrefetchAhead ahead, once those rows have arrived.
   void prefetch_victims(std::span<const Handle> batch, u32 i, bool free) {
     if (i + 2 * kPrefetchAhead < batch.size()) prefetch_lists(batch[i + 2 * kPrefetchAhead].index);
-    if (free && i + kPrefetchAhead < batch.size()) prefetch_free(batch[i + kPrefetchAhead]);
+    if (free && i + kPrefetchAhead < batch.size()) {
+      prefetch_free(batch[i + kPrefetchAhead]);
+      store_.prefetch_tail(kPrefetchAhead);
+    }
   }
   // The directory entry and every slot list row of an entity (not its record: the
   // batch passes never read it).
