@@ -446,45 +446,37 @@ class World {
   // them has arrived. Returns how many live entities it marked.
   template <MarkMode kMode, class... Ps>
   u32 mark_batch(std::span<const Handle> batch) {
-    u32 n = u32(batch.size()), marked = 0;
     (reset_marks<Ps>(), ...);
-    for (u32 i = 0; i < n; ++i) {
-      prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
-      Handle h = batch[i];
-      if (!store_.alive(h)) continue;
-      ++marked;
-      (count_dead<Ps>(h.index), ...);
-      free_record<kMode>(h);
-    }
-    return marked;
-  }
-  // The end of a victim's visit: its record freed (and taken off the queue) as kMode says.
-  template <MarkMode kMode>
-  void free_record(Handle h) {
-    if constexpr (kMode == MarkMode::FreeAndUnqueue)
-      if (store_.dir(h.index).flags & kFlagDying) unqueue(h.index);
-    if constexpr (kMode != MarkMode::SlotsOnly) store_.destroy(h);
+    return visit_victims<kMode>(batch, [&](u32 index) { (count_dead<Ps>(index), ...); });
   }
   // Destroys the batch's live entities (apply_destructions, destroy_batch): a batch of at
   // most swap_release_max_ one entity at a time by swap-with-last, as destroy() does but
   // with the next victims' lines prefetched; a larger one by the mark and close passes.
   template <MarkMode kMode>
   u32 destroy_entities(std::span<const Handle> batch) {
-    u32 n = u32(batch.size()), died = 0;
-    if (n > swap_release_max_) {
-      died = mark_batch<kMode, Cs...>(batch);
-      (close_holes<Cs>(ReleaseStrategy::Auto), ...);
-      return died;
-    }
+    if (batch.size() <= swap_release_max_)
+      return visit_victims<kMode>(batch, [&](u32 index) { (release_list<Cs>(index), ...); });
+    u32 died = mark_batch<kMode, Cs...>(batch);
+    (close_holes<Cs>(ReleaseStrategy::Auto), ...);
+    return died;
+  }
+  // The one walk over a batch of victims: prefetches ahead, skips stale handles and
+  // duplicates, calls visit(index) for each live victim, then frees its record (and
+  // takes it off the queue) as kMode says. Returns how many it visited.
+  template <MarkMode kMode, class Visit>
+  u32 visit_victims(std::span<const Handle> batch, Visit&& visit) {
+    u32 n = u32(batch.size()), visited = 0;
     for (u32 i = 0; i < n; ++i) {
-      prefetch_victims(batch, i, true);
+      prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
       Handle h = batch[i];
       if (!store_.alive(h)) continue;
-      ++died;
-      (release_list<Cs>(h.index), ...);
-      free_record<kMode>(h);
+      ++visited;
+      visit(h.index);
+      if constexpr (kMode == MarkMode::FreeAndUnqueue)
+        if (store_.dir(h.index).flags & kFlagDying) unqueue(h.index);
+      if constexpr (kMode != MarkMode::SlotsOnly) store_.destroy(h);
     }
-    return died;
+    return visited;
   }
   template <class C>
   void reset_marks() {
