@@ -28,12 +28,16 @@ struct Handle {
 // Every pool entry knows who owns it: the owner's handle, the chunk it lives in and
 // its position in the owner's slot list. Swap-with-last removal uses this to rewire
 // the moved entry's owner in O(1). owner_index == 0 marks an entry being released.
+// 12 bytes: chunk and local index share a word. Every byte counts here, because a mass
+// release moves each survivor's back-pointer with its component.
 struct BackPointer {
   u32 owner_index;
   u32 owner_generation;
-  u32 chunk;
-  u32 local;
+  u32 chunk : 24;  // below kMaxChunks
+  u32 local : 8;   // below 256 (a per-entity maximum is a u8 count)
 };
+static_assert(sizeof(BackPointer) == 12);
+inline constexpr u32 kMaxChunks = 1u << 24;
 
 // Simulated entities live in one dense store that is walked every tick; dormant ones
 // live in the chunk-local storage of the chunk under their position.

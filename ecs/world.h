@@ -19,6 +19,7 @@
 #include <bit>
 #include <cstdio>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -104,7 +105,7 @@ class World {
   static constexpr u32 kCompactDivisor = 4;
 
   explicit World(const Config& config)
-      : grid_(config.grid),
+      : grid_(checked_grid(config.grid)),
         store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
                            config.grid.chunk_count(), config.block_records, u32(sizeof(Lists))}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
@@ -411,6 +412,11 @@ class World {
     return std::tuple<Pool<Cs>...>(Pool<Cs>(caps[I])...);
   }
   static Record* as_record(RecordHeader* h) { return reinterpret_cast<Record*>(h); }
+  // A back-pointer names its chunk in 24 bits.
+  static const ChunkGrid& checked_grid(const ChunkGrid& grid) {
+    if (grid.chunk_count() > kMaxChunks) throw std::length_error("ecs::World: more chunks than a back-pointer can name (2^24)");
+    return grid;
+  }
   Lists& lists(u32 index) { return *reinterpret_cast<Lists*>(store_.entity_extra(index)); }
   const Lists& lists(u32 index) const { return *reinterpret_cast<const Lists*>(store_.entity_extra(index)); }
 

@@ -72,6 +72,20 @@ TEST(Entity, StoreFullRefusesAndCounts) {
   EXPECT_EQ(violations(w), "");
 }
 
+// A back-pointer keeps the chunk in 24 bits and the local index in 8, beside the owner's
+// handle: the largest values round-trip, and a grid with more chunks than that can name
+// is refused when the world is made.
+TEST(Entity, BackPointersNameEveryChunkAndLocalIndexAGridCanHave) {
+  BackPointer bp{7, 9, kMaxChunks - 1, 255};
+  EXPECT_EQ(bp.owner_index, 7u);
+  EXPECT_EQ(bp.owner_generation, 9u);
+  EXPECT_EQ(bp.chunk, kMaxChunks - 1);
+  EXPECT_EQ(bp.local, 255u);
+  auto c = make_config(10, 10, 10, 10);
+  c.grid = ChunkGrid::make(4097, 4096, 1);  // 4097 x 4096 chunks: 4096 more than 2^24
+  EXPECT_THROW(TestWorld w(c), std::length_error);
+}
+
 TEST(Entity, BadChunkOrTierRefusesCreate) {
   TestWorld w(make_config(3, 10, 10, 10));
   EXPECT_TRUE(w.create(w.grid().chunk_count(), Tier::Simulated, 0).is_null());
