@@ -453,27 +453,29 @@ class World {
   template <MarkMode kMode, class... Ps>
   u32 mark_batch(std::span<const Handle> batch) {
     (reset_marks<Ps>(), ...);
-    return visit_victims<kMode>(batch, [&](u32 index) { (count_dead<Ps>(index), ...); });
+    return visit_victims<kMode, true>(batch, [&](u32 index) { (count_dead<Ps>(index), ...); });
   }
   // Destroys the batch's live entities (apply_destructions, destroy_batch): a batch of at
-  // most swap_release_max_ one entity at a time by swap-with-last, as destroy() does but
-  // with the next victims' lines prefetched; a larger one by the mark and close passes.
+  // most swap_release_max_ one entity at a time by swap-with-last, as destroy() does; a
+  // larger one by the mark and close passes.
   template <MarkMode kMode>
   u32 destroy_entities(std::span<const Handle> batch) {
     if (batch.size() <= swap_release_max_)
-      return visit_victims<kMode>(batch, [&](u32 index) { (release_list<Cs>(index), ...); });
+      return visit_victims<kMode, false>(batch, [&](u32 index) { (release_list<Cs>(index), ...); });
     u32 died = mark_batch<kMode, Cs...>(batch);
     (close_holes<Cs>(ReleaseStrategy::Auto), ...);
     return died;
   }
-  // The one walk over a batch of victims: prefetches ahead, skips stale handles and
-  // duplicates, calls visit(index) for each live victim, then frees its record (and
-  // takes it off the queue) as kMode says. Returns how many it visited.
-  template <MarkMode kMode, class Visit>
+  // The one walk over a batch of victims: skips stale handles and duplicates, calls
+  // visit(index) for each live victim, then frees its record (and takes it off the
+  // queue) as kMode says. Returns how many it visited. kPrefetch: the victims ahead are
+  // prefetched (the mark pass). A small batch walks without: prefetching measured 10-20 %
+  // slower there when the world is in cache, and a few victims leave little to overlap.
+  template <MarkMode kMode, bool kPrefetch, class Visit>
   u32 visit_victims(std::span<const Handle> batch, Visit&& visit) {
     u32 n = u32(batch.size()), visited = 0;
     for (u32 i = 0; i < n; ++i) {
-      prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
+      if constexpr (kPrefetch) prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
       Handle h = batch[i];
       if (!store_.alive(h)) continue;
       ++visited;
