@@ -303,6 +303,40 @@ TEST(Destruction, DestroyBatchKillsNowAndSkipsDuplicatesAndStaleHandles) {
   }
 }
 
+// A batch holding many of the live entities is walked in handle index order (a radix
+// sort over two passes of the index for a directory of 5,000): shuffled victims with
+// duplicates and stale handles die exactly, and every survivor keeps its components.
+TEST(Destruction, ADenseBatchDiesExactlyWhateverItsOrder) {
+  auto config = make_config(5000, 60000, 20000, 10);
+  config.swap_release_max = 256;
+  TestWorld w(config);
+  std::vector<Handle> all;
+  for (u32 i = 0; i < 4500; ++i) {
+    Handle h = w.create(i % 256, i % 5 ? Tier::Simulated : Tier::Dormant, 0);
+    ASSERT_EQ(give<Piece>(w, h, 1 + i % 12, i * 100), Result::Ok);
+    ASSERT_EQ(give<Volume>(w, h, 1 + i % 3, i * 100), Result::Ok);
+    all.push_back(h);
+  }
+  // Every third entity dies, listed in a scrambled order, some twice, with stale handles.
+  std::vector<Handle> batch;
+  for (u32 k = 0; k < 1500; ++k) batch.push_back(all[(k * 7919) % 1500 * 3]);
+  for (u32 k = 0; k < 100; ++k) batch.push_back(all[k * 3]);
+  for (u32 k = 0; k < 50; ++k) batch.push_back(Handle{all[k * 3 + 1].index, all[k * 3 + 1].generation + 1});
+  ASSERT_EQ(w.destroy_batch(batch), 1500u);
+  u32 pieces = 0;
+  for (u32 i = 0; i < all.size(); ++i) {
+    ASSERT_EQ(w.alive(all[i]), i % 3 != 0) << i;
+    if (i % 3 == 0) continue;
+    auto t = tags<Piece>(w, all[i]);
+    ASSERT_EQ(t.size(), 1 + i % 12) << i;
+    for (u32 k = 0; k < t.size(); ++k) ASSERT_EQ(t[k], i * 100 + k) << i;
+    pieces += u32(t.size());
+  }
+  EXPECT_EQ(w.stats<Piece>().taken, pieces);
+  EXPECT_EQ(w.live_count(), 3000u);
+  EXPECT_EQ(violations(w), "");
+}
+
 }  // namespace
 
 namespace {
