@@ -139,7 +139,7 @@ class EntityStore {
   u32 live_count() const { return live_; }
   u32 free_index_count() const { return free_index_count_; }
   // The index the next create() will take (0 when none is free).
-  u32 next_free_index(u32 k = 0) const { return k < free_index_count_ ? free_indices_[free_index_count_ - 1 - k] : 0; }
+  u32 next_free_index(u32 k) const { return k < free_index_count_ ? free_indices_[free_index_count_ - 1 - k] : 0; }
   u32 free_blocks() const { return free_block_count_; }
   u32 total_blocks() const { return total_blocks_; }
 

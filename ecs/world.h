@@ -277,11 +277,7 @@ class World {
   // Not for use while iterating the entity's tier: use queue_destroy there. An entity
   // already queued leaves the queue (so the queue only ever holds live entities).
   Result destroy(Handle h) {
-    if (!store_.alive(h)) return Result::StaleHandle;
-    (release_list<Cs>(h.index), ...);
-    if (store_.dir(h.index).flags & kFlagDying) unqueue(h.index);
-    store_.destroy(h);
-    return Result::Ok;
+    return release_one_at_a_time<MarkMode::FreeAndUnqueue>({&h, 1}) ? Result::Ok : Result::StaleHandle;
   }
 
   // Immediate batched destruction: every entity of the batch dies now, through the same
@@ -462,11 +458,16 @@ class World {
   // larger one by the mark and close passes.
   template <MarkMode kMode>
   u32 destroy_entities(std::span<const Handle> batch) {
-    if (batch.size() <= swap_release_max_)
-      return visit_victims<kMode, false>(batch, [&](u32 index) { (release_list<Cs>(index), ...); });
+    if (batch.size() <= swap_release_max_) return release_one_at_a_time<kMode>(batch);
     u32 died = mark_batch<kMode, Cs...>(in_directory_order(batch));
     (close_holes<Cs>(ReleaseStrategy::Auto), ...);
     return died;
+  }
+  // Every slot of each live victim released by swap-with-last, then its record freed:
+  // destroy() and the small batches.
+  template <MarkMode kMode>
+  u32 release_one_at_a_time(std::span<const Handle> batch) {
+    return visit_victims<kMode, false>(batch, [&](u32 index) { (release_list<Cs>(index), ...); });
   }
   // A batch holding at least one in kSortDensity of the live entities is walked in handle
   // index order: the directory rows are then read nearly in address order and stream in,
@@ -620,11 +621,10 @@ class World {
       store_.prefetch_tail(kPrefetchAhead);
     }
   }
-  // The directory entry and every slot list row of an entity (not its record: the
-  // batch passes never read it).
+  // The directory entry and every slot list row of an entity, one row starting with the
+  // entry, and its chunk link (not its record: the batch passes never read it).
   void prefetch_lists(u32 index) {
     if (index == 0 || index > store_.max_entities()) return;
-    prefetch_for_write(&store_.dir(index));
     const char* row = reinterpret_cast<const char*>(&store_.dir(index));
     for (size_t off = 0; off < store_.dir_stride(); off += 64) prefetch_for_write(row + off);
     prefetch_for_write(&store_.sim_link(index));
