@@ -134,7 +134,7 @@ class World {
     ((list_at<Cs>(h.index).reserved = list_at<Cs>(h.index).added = 0), ...);
     // Spawns come in runs, and a freed index's rows are cold: start loading the ones a
     // create kCreateAhead spawns later will use while the caller fills this entity.
-    prefetch_lists(store_.next_free_index(kCreateAhead));
+    prefetch_row(store_.next_free_index(kCreateAhead), store_.dir_stride());
     return h;
   }
   Handle create_at(Tier tier, u16 kind, const Payload& payload) {
@@ -597,7 +597,12 @@ class World {
           prefetch_for_write(&p.owners[h]);
         }
         do { --tail; } while (is_dead<C>(tail));
-        if (tail >= kRowAhead) prefetch_owner_row(p, tail - kRowAhead);
+        // kRowAhead entries below: the survivor's owner row and its entry (the tail is read
+        // downwards, and the hardware's stream prefetch stops at every page boundary).
+        if (tail >= kRowAhead) {
+          prefetch_owner_row(p, tail - kRowAhead);
+          prefetch_for_read(&p.items[tail - kRowAhead]);
+        }
         p.move_entry(tail, hole);
         point_owner_at(p, hole);
         ++rewires;
@@ -612,22 +617,41 @@ class World {
   }
 
   // Prefetch helpers: each names the lines a batch pass or a create will touch soon.
-  // A walk over victims: their directory rows 2 x kPrefetchAhead ahead, and (free) what
-  // freeing their records touches kPrefetchAhead ahead, once those rows have arrived.
+  // A walk over victims, in two steps: 2 x kPrefetchAhead ahead the first kRowHead bytes
+  // of the directory row (the entry and the list counts); kPrefetchAhead ahead, once those
+  // have arrived, the rest of the lines the lists use, found from their counts, and
+  // (free) what freeing the record touches. An ant's row is 256 bytes and its lists use
+  // two or three lines of it: loading the whole row wasted a line or two per victim.
+  static constexpr size_t kRowHead = 128;
   void prefetch_victims(std::span<const Handle> batch, u32 i, bool free) {
-    if (i + 2 * kPrefetchAhead < batch.size()) prefetch_lists(batch[i + 2 * kPrefetchAhead].index);
-    if (free && i + kPrefetchAhead < batch.size()) {
-      prefetch_free(batch[i + kPrefetchAhead]);
-      store_.prefetch_tail(kPrefetchAhead);
+    if (i + 2 * kPrefetchAhead < batch.size()) prefetch_row(batch[i + 2 * kPrefetchAhead].index, kRowHead);
+    if (i + kPrefetchAhead < batch.size()) {
+      u32 index = batch[i + kPrefetchAhead].index;
+      if (index != 0 && index <= store_.max_entities()) (prefetch_list_past_head<Cs>(index), ...);
+      if (free) {
+        prefetch_free(batch[i + kPrefetchAhead]);
+        store_.prefetch_tail(kPrefetchAhead);
+      }
     }
   }
-  // The directory entry and every slot list row of an entity, one row starting with the
-  // entry, and its chunk link (not its record: the batch passes never read it).
-  void prefetch_lists(u32 index) {
+  // The first `bytes` of an entity's directory row (the entry, then its slot lists), and
+  // its chunk link. create() asks for the whole row: it does not know the counts to come.
+  void prefetch_row(u32 index, size_t bytes) {
     if (index == 0 || index > store_.max_entities()) return;
     const char* row = reinterpret_cast<const char*>(&store_.dir(index));
-    for (size_t off = 0; off < store_.dir_stride(); off += 64) prefetch_for_write(row + off);
+    for (size_t off = 0; off < bytes; off += 64) prefetch_for_write(row + off);
     prefetch_for_write(&store_.sim_link(index));
+  }
+  // The lines of pool C's slot list past the row's head that the list uses: up to its
+  // count when the count lies in the head (already loaded), else the whole list.
+  template <class C>
+  void prefetch_list_past_head(u32 index) {
+    const auto& l = list_at<C>(index);
+    const char* row = reinterpret_cast<const char*>(&store_.dir(index));
+    size_t begin = size_t(reinterpret_cast<const char*>(&l) - row);
+    u32 used = begin < kRowHead ? l.reserved : C::kMaxPerEntity;
+    size_t end = size_t(reinterpret_cast<const char*>(&l.slot[used]) - row);
+    for (size_t off = std::max(begin, kRowHead) & ~size_t(63); off < end; off += 64) prefetch_for_write(row + off);
   }
   // What the store's free of a victim touches besides its directory entry: the chunk
   // neighbours it is unlinked from and the record's storage.
