@@ -107,9 +107,13 @@ struct Workload {
 // in a temporary and copied, the copy's wide loads would wait on the narrow stores
 // that built it (a store-forwarding stall that cost more than the rest of a spawn).
 inline void fill_piece(RenderPiece& p, const AntShape& s, u32 k) {
-  p.place(0.1f * float(k), 0.05f * float(k & 1 ? 1 : -1), 0.0f, 0.25f + 0.01f * float(k), 0.125f);
+  p.offset_x = 0.1f * float(k);
+  p.offset_y = 0.05f * float(k & 1 ? 1 : -1);
+  p.rotation = 0.0f;
+  p.size_x = 0.25f + 0.01f * float(k);
+  p.size_y = 0.125f;
   p.color = 0xFF00'0000u | (s.serial & 0xFFFFFFu);
-  p.sprite = u8(k);
+  p.sprite = u16(k);
   p.part = k == 0 ? colony::Part::Head : colony::Part::Leg;
   p.side = u8(k & 1);
 }
@@ -134,13 +138,10 @@ inline Body make_body(const AntShape& s) {
 // The iterate benchmarks' work per piece: position += velocity * dt style, using the
 // piece's own fields (size stands in for a velocity) so every byte of the piece's cache
 // lines is brought in and written back.
-// The piece's placement is fixed point, so the step is too: dt in 1/65536 s, and a size
-// unit (1/128 cell) per second is 8 offset units (1/1024 cell) per second.
 inline void move_piece(RenderPiece& p, float dt) {
-  const ecs::i32 dt_q16 = ecs::i32(dt * 65536.0f);
-  p.offset_x = ecs::i16(p.offset_x + ((p.size_x * dt_q16) >> 13));
-  p.offset_y = ecs::i16(p.offset_y + ((p.size_y * dt_q16) >> 13));
-  p.turn = ecs::u16(p.turn + (dt_q16 >> 6));
+  p.offset_x += p.size_x * dt;
+  p.offset_y += p.size_y * dt;
+  p.rotation += dt;
 }
 inline constexpr float kDt = 1.0f / 60.0f;
 

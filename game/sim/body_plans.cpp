@@ -13,9 +13,13 @@ constexpr float kPi = 3.14159265f;
 
 constexpr RenderPiece piece(Part part, float x, float y, float rot, float sx, float sy, u8 side = 0) {
   RenderPiece p{};
-  p.place(x, y, rot, sx, sy);
+  p.offset_x = x;
+  p.offset_y = y;
+  p.rotation = rot;
+  p.size_x = sx;
+  p.size_y = sy;
   p.color = 0xFFFFFFFFu;
-  p.sprite = u8(part);
+  p.sprite = u16(part);
   p.part = part;
   p.side = side;
   return p;
@@ -147,7 +151,7 @@ RenderPiece crumb_piece(u32 i) {
 RenderPiece tile_piece(u8 terrain, bool burning) {
   static constexpr u32 kColors[] = {rgba(70, 140, 55), rgba(125, 95, 60), rgba(45, 90, 170), rgba(110, 110, 115)};
   RenderPiece p = piece(Part::Tile, 0, 0, 0, 1, 1);
-  p.sprite = u8(terrain + (burning ? 4 : 0));  // 0..3 terrain, 4 burning grass
+  p.sprite = u16(terrain + (burning ? 4 : 0));  // 0..3 terrain, 4 burning grass
   p.color = burning ? rgba(230, 110, 30) : kColors[terrain & 3];
   return p;
 }

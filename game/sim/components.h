@@ -9,9 +9,6 @@
 namespace colony {
 
 using ecs::Handle;
-using ecs::i16;
-using ecs::i32;
-using ecs::i64;
 using ecs::u16;
 using ecs::u32;
 using ecs::u64;
@@ -28,49 +25,18 @@ enum class Part : u8 {
 };
 
 // One drawn quad, placed relative to its owner's position and heading.
-// 16 bytes, four to a cache line: the render batch reads every visible piece each frame
-// and a bomb's release moves thousands, so the placement is stored in fixed point
-// (offsets in 1/1024 cell, sizes in 1/128 cell, the rotation in 1/65536 of a turn).
-// place() and the float accessors convert; nothing else needs to know the units.
 struct RenderPiece {
-  static constexpr float kOffsetScale = 1024.0f;  // offset units per cell (range +-32 cells)
-  static constexpr float kSizeScale = 128.0f;     // size units per cell (at most 255/128)
-  static constexpr float kTurn = 6.28318531f;     // radians in a turn
-  u32 color = {};                    // 0xAABBGGRR tint
-  i16 offset_x = {}, offset_y = {};  // owner frame (x forward), in 1/kOffsetScale cell
-  u16 turn = {};                     // rotation relative to the owner's heading, 1/65536 turn
-  u8 size_x = {}, size_y = {};       // in 1/kSizeScale cell; x runs along the heading
-  u8 sprite = {};                    // atlas sprite index
+  float offset_x = {}, offset_y = {};  // in cells, in the owner's frame (x forward)
+  float rotation = {};            // radians, relative to the owner's heading
+  float size_x = {}, size_y = {};      // in cells
+  u32 color = {};                 // 0xAABBGGRR tint
+  u16 sprite = {};                // atlas sprite index
   Part part = {};
-  u8 side = {};                      // legs/antennae: 0 left, 1 right; else 0
-  u8 pad = {};
+  u8 side = {};                   // legs/antennae: 0 left, 1 right; else 0
   static constexpr u32 kMaxPerEntity = 32;
   static constexpr const char* kPoolName = "render_pieces";
-
-  // Placement in cells and radians (sizes clamp to the representable range).
-  constexpr void place(float x, float y, float rotation, float width, float height) {
-    offset_x = i16(round_clamped(x * kOffsetScale, -32768, 32767));
-    offset_y = i16(round_clamped(y * kOffsetScale, -32768, 32767));
-    float t = rotation / kTurn;
-    t -= float(i64(t)) - (t < float(i64(t)) ? 1.0f : 0.0f);  // the fraction of a turn, [0, 1]
-    turn = u16(u32(round_clamped(t * 65536.0f, 0, 65536)) & 0xFFFFu);
-    size_x = u8(round_clamped(width * kSizeScale, 0, 255));
-    size_y = u8(round_clamped(height * kSizeScale, 0, 255));
-  }
-  constexpr float x() const { return float(offset_x) / kOffsetScale; }
-  constexpr float y() const { return float(offset_y) / kOffsetScale; }
-  constexpr float rotation() const { return float(turn) * (kTurn / 65536.0f); }  // [0, 2 pi)
-  constexpr float width() const { return float(size_x) / kSizeScale; }
-  constexpr float height() const { return float(size_y) / kSizeScale; }
-
- private:
-  static constexpr i32 round_clamped(float v, i32 lo, i32 hi) {
-    if (!(v > float(lo))) return lo;  // NaN lands here too
-    if (v >= float(hi)) return hi;
-    return i32(v + (v < 0 ? -0.5f : 0.5f));
-  }
 };
-static_assert(sizeof(RenderPiece) == 16);
+static_assert(sizeof(RenderPiece) <= 48);
 
 // A circle used for contact tests (combat, food pick-up).
 struct CollisionVolume {

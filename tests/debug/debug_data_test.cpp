@@ -26,8 +26,7 @@ void give(ColonyEcs& ecs, Handle h, u32 reserved, u32 added, float tag) {
   ASSERT_EQ(ecs.reserve<C>(h, reserved), ecs::Result::Ok);
   for (u32 k = 0; k < added; ++k) {
     C c{};
-    if constexpr (std::is_same_v<C, RenderPiece>) c.place(0.01f * float(k), 0, 0, 0.5f, 0.25f), c.color = u32(tag);
-    else if constexpr (requires { c.offset_x; }) c.offset_x = tag + 0.01f * float(k);
+    if constexpr (requires { c.offset_x; }) c.offset_x = tag + 0.01f * float(k);
     else c.angle = tag + 0.01f * float(k);
     ASSERT_EQ(ecs.add<C>(h, c), ecs::Result::Ok);
   }

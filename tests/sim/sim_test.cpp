@@ -67,7 +67,7 @@ u32 taken(Game& g) { return g.ecs->stats<C>().taken; }
 struct PieceId {
   Part part;
   u8 side;
-  ecs::i16 x, y;  // the stored fixed-point offsets: compared exactly
+  float x, y;
   bool operator==(const PieceId&) const = default;
 };
 std::vector<PieceId> pieces_of(Game& g, Handle h) {
@@ -89,26 +89,6 @@ void expect_valid(Game& g) {
 }
 
 // [SECTION] Bodies
-
-// A piece's placement is stored in fixed point: place() and the accessors agree to half a
-// unit, the rotation wraps into one turn and out-of-range values clamp instead of wrapping.
-TEST(RenderPieces, PlacementRoundTripsInFixedPoint) {
-  RenderPiece p;
-  p.place(0.36f, -0.06f, -0.5f, 0.22f, 0.03f);
-  EXPECT_NEAR(p.x(), 0.36f, 0.5f / RenderPiece::kOffsetScale);
-  EXPECT_NEAR(p.y(), -0.06f, 0.5f / RenderPiece::kOffsetScale);
-  EXPECT_NEAR(p.rotation(), RenderPiece::kTurn - 0.5f, 1e-4f);
-  EXPECT_NEAR(p.width(), 0.22f, 0.5f / RenderPiece::kSizeScale);
-  EXPECT_NEAR(p.height(), 0.03f, 0.5f / RenderPiece::kSizeScale);
-  p.place(40.0f, -40.0f, 3 * RenderPiece::kTurn + 1.0f, 5.0f, -1.0f);
-  EXPECT_FLOAT_EQ(p.x(), 32767 / RenderPiece::kOffsetScale);
-  EXPECT_FLOAT_EQ(p.y(), -32768 / RenderPiece::kOffsetScale);
-  EXPECT_NEAR(p.rotation(), 1.0f, 1e-3f);
-  EXPECT_FLOAT_EQ(p.width(), 255 / RenderPiece::kSizeScale);
-  EXPECT_EQ(p.size_y, 0);
-  // Every body plan's piece fits the ranges: the largest is a one-cell tile.
-  EXPECT_FLOAT_EQ(tile_piece(0, false).width(), 1.0f);
-}
 
 TEST(Bodies, CastesHaveTheirPiecesVolumesAndSensors) {
   auto g = build(small_world());
