@@ -444,10 +444,11 @@ class World {
   // Pass 1 for pools Ps over the batch: notes per pool how many entries the batch
   // frees and where the lowest one is, sets their bits in the pool's dead bitmap and
   // empties the slot lists (a duplicate then finds nothing left to count); frees the
-  // records as the mode says. It never touches a pool entry. Directory entry and rows
-  // are prefetched 2 x kPrefetchAhead victims ahead, the lines the store's free needs
-  // (chunk neighbours, record) kPrefetchAhead ahead, once the directory entry naming
-  // them has arrived. Returns how many live entities it marked.
+  // records as the mode says. It never touches a pool entry. What it reads is prefetched
+  // by prefetch_victims: the head of the directory row 2 x kPrefetchAhead victims ahead,
+  // the rest of the row's used lines and what the store's free needs (chunk neighbours,
+  // record) kPrefetchAhead ahead, once the head naming them has arrived. Returns how
+  // many live entities it marked.
   template <MarkMode kMode, class... Ps>
   u32 mark_batch(std::span<const Handle> batch) {
     (reset_marks<Ps>(), ...);
