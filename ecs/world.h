@@ -640,7 +640,7 @@ class World {
   void prefetch_row(u32 index, size_t bytes) {
     if (index == 0 || index > store_.max_entities()) return;
     const char* row = reinterpret_cast<const char*>(&store_.dir(index));
-    for (size_t off = 0; off < bytes; off += 64) prefetch_for_write(row + off);
+    for (size_t off = 0; off < std::min(bytes, size_t(store_.dir_stride())); off += 64) prefetch_for_write(row + off);
     prefetch_for_write(&store_.sim_link(index));
   }
   // The lines of pool C's slot list past the row's head that the list uses: up to its
