@@ -86,8 +86,10 @@ class EntityStore {
   // Frees the record and the index; the index's generation is bumped.
   void destroy(Handle h);
 
+  // Whether an index names a directory entry (index 0 is reserved and never does).
+  bool in_directory(u32 index) const { return index != 0 && index <= config_.max_entities; }
   bool alive(Handle h) const {
-    if (h.index == 0 || h.index > config_.max_entities) return false;
+    if (!in_directory(h.index)) return false;
     const DirEntry& d = entry(h.index);
     return Tier(d.tier) != Tier::Free && d.generation == h.generation;
   }

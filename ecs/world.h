@@ -628,7 +628,7 @@ class World {
     if (i + 2 * kPrefetchAhead < batch.size()) prefetch_row(batch[i + 2 * kPrefetchAhead].index, kRowHead);
     if (i + kPrefetchAhead < batch.size()) {
       u32 index = batch[i + kPrefetchAhead].index;
-      if (index != 0 && index <= store_.max_entities()) (prefetch_list_past_head<Cs>(index), ...);
+      if (store_.in_directory(index)) (prefetch_list_past_head<Cs>(index), ...);
       if (free) {
         prefetch_free(batch[i + kPrefetchAhead]);
         store_.prefetch_tail(kPrefetchAhead);
@@ -638,7 +638,7 @@ class World {
   // The first `bytes` of an entity's directory row (the entry, then its slot lists), and
   // its chunk link. create() asks for the whole row: it does not know the counts to come.
   void prefetch_row(u32 index, size_t bytes) {
-    if (index == 0 || index > store_.max_entities()) return;
+    if (!store_.in_directory(index)) return;
     const char* row = reinterpret_cast<const char*>(&store_.dir(index));
     for (size_t off = 0; off < std::min(bytes, size_t(store_.dir_stride())); off += 64) prefetch_for_write(row + off);
     prefetch_for_write(&store_.sim_link(index));
