@@ -1,6 +1,7 @@
 // entity_store.cpp — entity directory, block-list storage and tier/chunk moves.
 #include "entity_store.h"
 
+#include <bit>
 #include <cassert>
 #include <cstring>
 
@@ -9,6 +10,11 @@ namespace ecs {
 EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
   if (config_.block_records == 0) config_.block_records = 32;
   if (config_.block_records > 65536) config_.block_records = 65536;  // DirEntry::offset is a u16
+  // A power of two: the position of a list's last record is then a mask, not a division
+  // (freeing a record asks for it up to three times, and a division costs tens of cycles).
+  config_.block_records = std::bit_ceil(config_.block_records);
+  block_mask_ = config_.block_records - 1;
+  block_shift_ = u32(std::countr_zero(config_.block_records));
   if (config_.chunk_count == 0) config_.chunk_count = 1;
   u32 align = config_.record_align ? config_.record_align : 8;
   config_.record_size = (config_.record_size + align - 1) / align * align;
@@ -40,7 +46,7 @@ EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
 }
 
 bool EntityStore::push(BlockList& list, u32* block, u32* offset) {
-  u32 in_last = list.count % config_.block_records;
+  u32 in_last = list.count & block_mask_;
   if (list.count == 0 || in_last == 0) {
     if (free_block_count_ == 0) return false;
     u32 b = free_blocks_[--free_block_count_];
@@ -59,7 +65,7 @@ bool EntityStore::push(BlockList& list, u32* block, u32* offset) {
 
 void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
   assert(list.count > 0);
-  u32 last_offset = (list.count - 1) % config_.block_records;
+  u32 last_offset = (list.count - 1) & block_mask_;
   if (block != list.last || offset != last_offset) {
     RecordHeader* dst = at(block, offset);
     std::memcpy(dst, at(list.last, last_offset), config_.record_size);
@@ -79,11 +85,11 @@ void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
 
 const RecordHeader* EntityStore::from_end(const BlockList& list, u32 back) const {
   if (back >= list.count) return nullptr;
-  u32 in_last = (list.count - 1) % config_.block_records, block = list.last;
+  u32 in_last = (list.count - 1) & block_mask_, block = list.last;
   if (back > in_last) {
-    u32 blocks_back = (back - in_last - 1) / config_.block_records + 1;
+    u32 blocks_back = ((back - in_last - 1) >> block_shift_) + 1;
     for (u32 b = 0; b < blocks_back; ++b) block = block_prev_[block];
-    in_last += blocks_back * config_.block_records;
+    in_last += blocks_back << block_shift_;
   }
   return at(block, in_last - back);
 }

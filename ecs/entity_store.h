@@ -68,7 +68,7 @@ struct StoreConfig {
   u32 record_size = 0;      // bytes per record, header included
   u32 record_align = 8;
   u32 chunk_count = 1;
-  u32 block_records = 32;   // records per storage block
+  u32 block_records = 32;   // records per storage block (rounded up to a power of two)
   u32 entity_extra_bytes = 0;  // kept beside each directory entry (see entity_extra)
 };
 
@@ -176,6 +176,7 @@ class EntityStore {
   void unlink_sim(u32 index, u32 chunk);
 
   StoreConfig config_;
+  u32 block_mask_ = 0, block_shift_ = 0;  // block_records is 1 << block_shift_
   u32 total_blocks_ = 0;
   Buffer<std::byte> arena_;
   Buffer<u32> block_next_, block_prev_;
