@@ -316,4 +316,28 @@ TEST(Entity, DormantStorageSpansManyBlocks) {
   EXPECT_EQ(violations(w), "");
 }
 
+TEST(Entity, BlockSizeIsRoundedUpToAPowerOfTwo) {
+  // A block of 20 records becomes 32 (the store finds a list's last record with a mask):
+  // 70 simulated records then need exactly three blocks, and batched and single removals
+  // from the middle keep every survivor findable and the storage consistent.
+  TestWorld::Config c = make_config(300, 1000, 1000, 1000);
+  c.block_records = 20;
+  TestWorld w(c);
+  EXPECT_EQ(w.store().block_records(), 32u);
+  std::vector<Handle> hs;
+  for (u32 i = 0; i < 70; ++i) hs.push_back(w.create(5, Tier::Simulated, 0, Pos{0, 0, i}));
+  EXPECT_EQ(w.store().total_blocks() - w.store().free_blocks(), 3u);
+  std::vector<Handle> batch;
+  for (u32 i = 0; i < 70; i += 2) batch.push_back(hs[i]);
+  EXPECT_EQ(w.destroy_batch(batch), 35u);
+  ASSERT_EQ(w.destroy(hs[1]), Result::Ok);
+  EXPECT_EQ(w.store().simulated().count, 34u);
+  EXPECT_EQ(w.store().total_blocks() - w.store().free_blocks(), 2u);
+  for (u32 i = 3; i < 70; i += 2) {
+    ASSERT_NE(w.lookup(hs[i], 5), nullptr) << i;
+    EXPECT_EQ(w.lookup(hs[i], 5)->payload.id, i);
+  }
+  EXPECT_EQ(violations(w), "");
+}
+
 }  // namespace
