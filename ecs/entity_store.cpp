@@ -1,6 +1,9 @@
 // entity_store.cpp — entity directory, block-list storage and tier/chunk moves.
 #include "entity_store.h"
 
+#include "bits.h"
+
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstring>
@@ -43,6 +46,9 @@ EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
   sim_head_ = make_buffer<u32>(config_.chunk_count);
   sim_count_ = make_buffer<u32>(config_.chunk_count);
   sim_links_ = make_buffer<SimLink>(size_t(config_.max_entities) + 1);
+  block_rank_ = make_buffer<u32>(total_blocks_);
+  ranked_block_ = make_buffer<u32>(total_blocks_);
+  dead_places_ = make_buffer<u64>((size_t(total_blocks_) << block_shift_) / 64 + 1);
 }
 
 bool EntityStore::push(BlockList& list, u32* block, u32* offset) {
@@ -83,21 +89,6 @@ void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
   }
 }
 
-const RecordHeader* EntityStore::from_end(const BlockList& list, u32 back) const {
-  if (back >= list.count) return nullptr;
-  u32 in_last = (list.count - 1) & block_mask_, block = list.last;
-  if (back > in_last) {
-    u32 blocks_back = ((back - in_last - 1) >> block_shift_) + 1;
-    for (u32 b = 0; b < blocks_back; ++b) block = block_prev_[block];
-    in_last += blocks_back << block_shift_;
-  }
-  return at(block, in_last - back);
-}
-
-void EntityStore::prefetch_tail(u32 k) const {
-  if (const RecordHeader* far = from_end(simulated_, 2 * k)) prefetch_for_read(far);
-  if (const RecordHeader* near = from_end(simulated_, k)) prefetch_for_write(&entry(near->handle.index));
-}
 
 void EntityStore::link_sim(u32 index, u32 chunk) {
   SimLink& l = sim_links_[index];
@@ -141,15 +132,83 @@ Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
   return r->handle;
 }
 
+void EntityStore::free_index(DirEntry& d, u32 index) {
+  d.tier = u8(Tier::Free);
+  d.flags = 0;
+  free_indices_[free_index_count_++] = index;
+  --live_;
+}
+
 void EntityStore::destroy(Handle h) {
   if (!alive(h)) return;
   DirEntry& d = entry(h.index);
   if (Tier(d.tier) == Tier::Simulated) unlink_sim(h.index, d.chunk);
   remove(list_for(Tier(d.tier), d.chunk), d.block, d.offset);
-  d.tier = u8(Tier::Free);
-  d.flags = 0;
-  free_indices_[free_index_count_++] = h.index;
-  --live_;
+  free_index(d, h.index);
+}
+
+void EntityStore::begin_batch_free() {
+  u32 rank = 0;
+  for (u32 b = simulated_.first; b != kNone; b = block_next_[b], ++rank) {
+    block_rank_[b] = rank;
+    ranked_block_[rank] = b;
+  }
+  batch_dead_ = 0;
+  batch_first_hole_ = kNone;
+}
+
+void EntityStore::free_in_batch(Handle h) {
+  if (!alive(h)) return;
+  DirEntry& d = entry(h.index);
+  if (Tier(d.tier) != Tier::Simulated) return destroy(h);
+  unlink_sim(h.index, d.chunk);
+  u32 place = block_rank_[d.block] << block_shift_ | d.offset;
+  set_bit(dead_places_.get(), place);
+  batch_first_hole_ = std::min(batch_first_hole_, place);
+  ++batch_dead_;
+  free_index(d, h.index);
+}
+
+// How many survivors ahead the fill prefetches their record and then, once the record
+// has arrived, the directory entry it rewrites.
+static constexpr u32 kFillAhead = 16;
+
+void EntityStore::end_batch_free() {
+  if (batch_dead_ == 0) return;
+  BlockList& list = simulated_;
+  u32 count = list.count, new_count = count - batch_dead_;
+  const u64* dead = dead_places_.get();
+  // Holes below the new end, lowest first; survivors at or past it, lowest first. There
+  // are as many of one as of the other. The `ahead` cursors prefetch what the move will
+  // touch: the hole's record, the survivor's record, then its directory entry.
+  SetBits holes{dead, batch_first_hole_, new_count}, holes_ahead = holes;
+  u32 from = new_count, from_ahead = new_count, from_ahead2 = new_count;
+  auto next_survivor = [&](u32& place) {
+    while (place < count && test_bit(dead, place)) ++place;
+    return place < count ? place++ : kNone;
+  };
+  for (u32 k = 0, p; k < kFillAhead && holes_ahead.next(p); ++k) prefetch_for_write(at_place(p));
+  for (u32 k = 0, p; k < 2 * kFillAhead && (p = next_survivor(from_ahead2)) != kNone; ++k) prefetch_for_read(at_place(p));
+  for (u32 k = 0, p; k < kFillAhead && (p = next_survivor(from_ahead)) != kNone; ++k) prefetch_for_write(&entry(at_place(p)->handle.index));
+  for (u32 hole; holes.next(hole);) {
+    if (u32 p; holes_ahead.next(p)) prefetch_for_write(at_place(p));
+    if (u32 p = next_survivor(from_ahead2); p != kNone) prefetch_for_read(at_place(p));
+    if (u32 p = next_survivor(from_ahead); p != kNone) prefetch_for_write(&entry(at_place(p)->handle.index));
+    RecordHeader* dst = at_place(hole);
+    std::memcpy(dst, at_place(next_survivor(from)), config_.record_size);
+    DirEntry& moved = entry(dst->handle.index);
+    moved.block = ranked_block_[hole >> block_shift_];
+    moved.offset = u16(hole & block_mask_);
+  }
+  clear_bits(dead_places_.get(), batch_first_hole_, count);
+  // The blocks past the new end go back, the last first (as destroy() gives them back).
+  u32 keep = (new_count + block_mask_) >> block_shift_, used = (count + block_mask_) >> block_shift_;
+  for (u32 r = used; r-- > keep;) free_blocks_[free_block_count_++] = ranked_block_[r];
+  list.count = new_count;
+  list.last = keep ? ranked_block_[keep - 1] : kNone;
+  if (keep) block_next_[list.last] = kNone;
+  else list.first = kNone;
+  batch_dead_ = 0;
 }
 
 RecordHeader* EntityStore::move_chunk(Handle h, u32 new_chunk) {

@@ -115,12 +115,23 @@ class EntityStore {
   // Moves the record between the simulated store and its chunk's dormant storage.
   RecordHeader* set_tier(Handle h, Tier tier);
 
-  // What destroying a simulated entity touches besides its own lines: the store moves
-  // its last record into the hole and rewrites that record's directory entry. A batch
-  // about to destroy k more simulated entities calls this: it starts loading the record
-  // 2k places before the end and the directory entry of the one k places before it
-  // (its record has been loaded by the call k victims earlier).
-  void prefetch_tail(u32 k) const;
+  // Batched destruction (the world's mass release), in three calls:
+  //   begin_batch_free()  numbers the simulated store's blocks in chain order;
+  //   free_in_batch(h)    frees h as destroy() does, except that a simulated record is
+  //                       not moved: its place is only marked in a bitmap;
+  //   end_batch_free()    fills the marked places below the store's new end with the
+  //                       live records past it, lowest place first, and gives the
+  //                       emptied blocks back.
+  // destroy() fills each hole with the store's last record at once: at a 50 % kill half
+  // of those records are victims themselves, moved only to be removed again, and every
+  // victim's record and the moved record's directory entry are loaded. The batch moves
+  // each survivor at most once, only into holes it keeps, and free_in_batch touches
+  // nothing but the directory entry and the chunk links.
+  // Between begin and end the store holds freed records; nothing may create, move or
+  // walk entities there.
+  void begin_batch_free();
+  void free_in_batch(Handle h);
+  void end_batch_free();
 
   // Iteration helpers: the record at position i of a block list walk.
   u32 block_records() const { return config_.block_records; }
@@ -170,8 +181,10 @@ class EntityStore {
   bool push(BlockList& list, u32* block, u32* offset);
   // Removes the record at (block, offset) from the list, filling the hole with the last.
   void remove(BlockList& list, u32 block, u32 offset);
-  // The record `back` places before the end of a list (nullptr past its start).
-  const RecordHeader* from_end(const BlockList& list, u32 back) const;
+  // The (block, offset) of a place in the simulated chain, and back (batched free only).
+  RecordHeader* at_place(u32 place) { return at(ranked_block_[place >> block_shift_], place & block_mask_); }
+  // Frees the index itself: the directory entry says Free, the index goes on the stack.
+  void free_index(DirEntry& d, u32 index);
   void link_sim(u32 index, u32 chunk);
   void unlink_sim(u32 index, u32 chunk);
 
@@ -194,6 +207,11 @@ class EntityStore {
   Buffer<BlockList> dormant_;
   Buffer<u32> sim_head_, sim_count_;
   Buffer<SimLink> sim_links_;  // one per index (0 = none)
+  // Scratch of the batched free (all zero between batches): each block's place in the
+  // simulated chain and the block at each place, and one bit per record place.
+  Buffer<u32> block_rank_, ranked_block_;
+  Buffer<u64> dead_places_;
+  u32 batch_dead_ = 0, batch_first_hole_ = kNone;
 };
 
 }  // namespace ecs

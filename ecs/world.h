@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "bits.h"
 #include "chunk_grid.h"
 #include "entity_store.h"
 #include "pool.h"
@@ -444,15 +445,20 @@ class World {
   // Pass 1 for pools Ps over the batch: notes per pool how many entries the batch
   // frees and where the lowest one is, sets their bits in the pool's dead bitmap and
   // empties the slot lists (a duplicate then finds nothing left to count); frees the
-  // records as the mode says. It never touches a pool entry. What it reads is prefetched
-  // by prefetch_victims: the head of the directory row 2 x kPrefetchAhead victims ahead,
-  // the rest of the row's used lines and what the store's free needs (chunk neighbours,
-  // record) kPrefetchAhead ahead, once the head naming them has arrived. Returns how
-  // many live entities it marked.
+  // records as the mode says, by the store's batched free (the records' holes are closed
+  // once, at the end). It never touches a pool entry. What it reads is prefetched by
+  // prefetch_victims: the head of the directory row 2 x kPrefetchAhead victims ahead,
+  // the rest of the row's used lines and the chunk neighbours the store's free unlinks
+  // kPrefetchAhead ahead, once the head naming them has arrived. Returns how many live
+  // entities it marked.
   template <MarkMode kMode, class... Ps>
   u32 mark_batch(std::span<const Handle> batch) {
     (reset_marks<Ps>(), ...);
-    return visit_victims<kMode, true>(batch, [&](u32 index) { (count_dead<Ps>(index), ...); });
+    if constexpr (kMode == MarkMode::SlotsOnly) return visit_victims<kMode, true>(batch, [&](u32 index) { (count_dead<Ps>(index), ...); });
+    store_.begin_batch_free();
+    u32 died = visit_victims<kMode, true>(batch, [&](u32 index) { (count_dead<Ps>(index), ...); });
+    store_.end_batch_free();
+    return died;
   }
   // Destroys the batch's live entities (apply_destructions, destroy_batch): a batch of at
   // most swap_release_max_ one entity at a time by swap-with-last, as destroy() does; a
@@ -494,21 +500,25 @@ class World {
   }
   // The one walk over a batch of victims: skips stale handles and duplicates, calls
   // visit(index) for each live victim, then frees its record (and takes it off the
-  // queue) as kMode says. Returns how many it visited. kPrefetch: the victims ahead are
-  // prefetched (the mark pass). A small batch walks without: prefetching measured 10-20 %
+  // queue) as kMode says. Returns how many it visited. kBatch: the mark pass, which
+  // prefetches the victims ahead and frees records by the store's batched free (inside
+  // its begin and end). A small batch walks without both: prefetching measured 10-20 %
   // slower there when the world is in cache, and a few victims leave little to overlap.
-  template <MarkMode kMode, bool kPrefetch, class Visit>
+  template <MarkMode kMode, bool kBatch, class Visit>
   u32 visit_victims(std::span<const Handle> batch, Visit&& visit) {
     u32 n = u32(batch.size()), visited = 0;
     for (u32 i = 0; i < n; ++i) {
-      if constexpr (kPrefetch) prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
+      if constexpr (kBatch) prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
       Handle h = batch[i];
       if (!store_.alive(h)) continue;
       ++visited;
       visit(h.index);
       if constexpr (kMode == MarkMode::FreeAndUnqueue)
         if (store_.dir(h.index).flags & kFlagDying) unqueue(h.index);
-      if constexpr (kMode != MarkMode::SlotsOnly) store_.destroy(h);
+      if constexpr (kMode != MarkMode::SlotsOnly) {
+        if constexpr (kBatch) store_.free_in_batch(h);
+        else store_.destroy(h);
+      }
     }
     return visited;
   }
@@ -529,7 +539,7 @@ class World {
     u32 first = mark_first_hole_[I];
     for (u32 k = 0; k < l.reserved; ++k) {
       u32 s = l.slot[k];
-      bits[s >> 6] |= u64(1) << (s & 63);
+      set_bit(bits, s);
       first = s < first ? s : first;
     }
     mark_first_hole_[I] = first;
@@ -537,24 +547,7 @@ class World {
     l.reserved = l.added = 0;
   }
   template <class C>
-  bool is_dead(u32 s) const { return dead_bits_[index_of<C>()][s >> 6] >> (s & 63) & 1; }
-  // Walks the set bits of a bitmap in [from, end), lowest first, a word at a time.
-  struct SetBits {
-    const u64* bits;
-    u32 word;
-    u32 end;
-    u64 set;
-    SetBits(const u64* b, u32 from, u32 e) : bits(b), word(from >> 6), end(e), set(b[from >> 6] & (~u64(0) << (from & 63))) {}
-    bool next(u32& pos) {
-      while (set == 0) {
-        if (u64(++word) << 6 >= end) return false;
-        set = bits[word];
-      }
-      pos = (word << 6) | u32(std::countr_zero(set));
-      set &= set - 1;
-      return pos < end;
-    }
-  };
+  bool is_dead(u32 s) const { return test_bit(dead_bits_[index_of<C>()].get(), s); }
 
   // Pass 2 for pool C: closes the holes the marked entries leave, in one of two ways,
   // each moving every survivor at most once:
@@ -609,8 +602,7 @@ class World {
         ++rewires;
       }
     }
-    u64* bits = dead_bits_[I].get();
-    std::fill(bits + (first_hole >> 6), bits + (taken >> 6) + 1, u64(0));
+    clear_bits(dead_bits_[I].get(), first_hole, taken);
     p.stats.taken = new_taken;
     p.count(&PoolCounters::removes, dead);
     p.count(&PoolCounters::rewires, rewires);
@@ -621,7 +613,7 @@ class World {
   // A walk over victims, in two steps: 2 x kPrefetchAhead ahead the first kRowHead bytes
   // of the directory row (the entry and the list counts); kPrefetchAhead ahead, once those
   // have arrived, the rest of the lines the lists use, found from their counts, and
-  // (free) what freeing the record touches. An ant's row is 256 bytes and its lists use
+  // (free) the chunk links the store's free unlinks. An ant's row is 256 bytes and its lists use
   // two or three lines of it: loading the whole row wasted a line or two per victim.
   static constexpr size_t kRowHead = 128;
   void prefetch_victims(std::span<const Handle> batch, u32 i, bool free) {
@@ -629,10 +621,7 @@ class World {
     if (i + kPrefetchAhead < batch.size()) {
       u32 index = batch[i + kPrefetchAhead].index;
       if (store_.in_directory(index)) (prefetch_list_past_head<Cs>(index), ...);
-      if (free) {
-        prefetch_free(batch[i + kPrefetchAhead]);
-        store_.prefetch_tail(kPrefetchAhead);
-      }
+      if (free) prefetch_chunk_links(batch[i + kPrefetchAhead]);
     }
   }
   // The first `bytes` of an entity's directory row (the entry, then its slot lists), and
@@ -654,14 +643,13 @@ class World {
     size_t end = size_t(reinterpret_cast<const char*>(&l.slot[used]) - row);
     for (size_t off = std::max(begin, kRowHead) & ~size_t(63); off < end; off += 64) prefetch_for_write(row + off);
   }
-  // What the store's free of a victim touches besides its directory entry: the chunk
-  // neighbours it is unlinked from and the record's storage.
-  void prefetch_free(Handle h) {
+  // What the store's batched free of a victim touches besides its directory entry: the
+  // chunk neighbours it is unlinked from.
+  void prefetch_chunk_links(Handle h) {
     if (!store_.alive(h)) return;
     const SimLink& l = store_.sim_link(h.index);
     if (l.prev) prefetch_for_write(&store_.sim_link(l.prev));
     if (l.next) prefetch_for_write(&store_.sim_link(l.next));
-    prefetch_for_write(store_.record_of_index(h.index));
   }
   // The line of the owner's slot list that entry s's rewire will write. Asked for every
   // entry, not once per run of entries with the same owner: an ant's slots span two lines

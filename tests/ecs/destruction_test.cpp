@@ -337,6 +337,37 @@ TEST(Destruction, ADenseBatchDiesExactlyWhateverItsOrder) {
   EXPECT_EQ(violations(w), "");
 }
 
+// A batch frees the simulated records together: the survivors below the store's new end
+// stay where they are, and the holes there are filled, lowest first, by the survivors past
+// it in their order; each survivor moves at most once and the emptied blocks go back.
+// (Swap-with-last one victim at a time would fill the first hole with the last record.)
+// A dormant victim in the same batch leaves its chunk's storage.
+TEST(Destruction, ABatchFillsRecordHolesWithTheSurvivorsPastTheNewEndInOrder) {
+  TestWorld w(make_config(400, 1000, 1000, 1000));
+  std::vector<Handle> all;
+  for (u32 i = 0; i < 100; ++i) all.push_back(w.create(i % 7, Tier::Simulated, 0, Pos{0, 0, i}));
+  Handle dormant = w.create(3, Tier::Dormant, 0, Pos{0, 0, 1000});
+  Handle dormant_survivor = w.create(3, Tier::Dormant, 0, Pos{0, 0, 1001});
+  u32 blocks_before = w.store().free_blocks();
+  // 15 simulated victims: places 0..9 and the last five, 95..99. The new end is 85: the
+  // ten holes below it take 85..94 in order (one at a time, they would take 85..89 and
+  // then 94 down to 90).
+  std::vector<Handle> batch{dormant};
+  for (u32 i = 0; i < 10; ++i) batch.push_back(all[i]);
+  for (u32 i = 95; i < 100; ++i) batch.push_back(all[i]);
+  ASSERT_EQ(w.destroy_batch(batch), 16u);
+  std::vector<u32> order;
+  w.for_each_simulated([&](TestWorld::Record& r) { order.push_back(r.payload.id); });
+  std::vector<u32> expected;
+  for (u32 i = 0; i < 85; ++i) expected.push_back(i < 10 ? 85 + i : i);
+  EXPECT_EQ(order, expected);
+  // 100 records took 4 blocks of 32, 85 take 3; the dormant chunk keeps its one block.
+  EXPECT_EQ(w.store().free_blocks(), blocks_before + 1);
+  EXPECT_EQ(w.store().dormant(3).count, 1u);
+  EXPECT_EQ(w.lookup(dormant_survivor, 3)->payload.id, 1001u);
+  EXPECT_EQ(violations(w), "");
+}
+
 }  // namespace
 
 namespace {
