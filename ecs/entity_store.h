@@ -181,7 +181,8 @@ class EntityStore {
   bool push(BlockList& list, u32* block, u32* offset);
   // Removes the record at (block, offset) from the list, filling the hole with the last.
   void remove(BlockList& list, u32 block, u32 offset);
-  // The (block, offset) of a place in the simulated chain, and back (batched free only).
+  // The record at a place of the simulated store, counted in chain order (batched free
+  // only: begin_batch_free numbers the blocks).
   RecordHeader* at_place(u32 place) { return at(ranked_block_[place >> block_shift_], place & block_mask_); }
   // Frees the index itself: the directory entry says Free, the index goes on the stack.
   void free_index(DirEntry& d, u32 index);
