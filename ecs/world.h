@@ -652,9 +652,9 @@ class World {
     if (l.next) prefetch_for_write(&store_.sim_link(l.next));
   }
   // The line of the owner's slot list that entry s's rewire will write. Asked for every
-  // entry, not once per run of entries with the same owner: an ant's slots span two lines
-  // of its row, and a run's rewires found the second one cold (close of a 50 % kill:
-  // 87 -> 76 ns per victim).
+  // entry, not once per run of entries with the same owner: an ant's render slots cross a
+  // line of its row at the thirteenth piece, and a run's rewires found the second line
+  // cold (close of a 50 % kill: 87 -> 76 ns per victim).
   template <class C>
   void prefetch_owner_row(Pool<C>& p, u32 s) {
     u32 o = p.owners[s].owner_index;

@@ -368,6 +368,34 @@ TEST(Destruction, ABatchFillsRecordHolesWithTheSurvivorsPastTheNewEndInOrder) {
   EXPECT_EQ(violations(w), "");
 }
 
+// The batched free at its edges: a batch of only the store's last records moves nothing,
+// and a batch of every simulated entity empties the store and gives every block back;
+// the store then fills again from its first block.
+TEST(Destruction, ABatchOfTheTailOrOfEveryoneLeavesTheStoreConsistent) {
+  TestWorld w(make_config(400, 1000, 1000, 1000));
+  u32 blocks_free = w.store().free_blocks();
+  std::vector<Handle> all;
+  for (u32 i = 0; i < 70; ++i) all.push_back(w.create(i % 5, Tier::Simulated, 0, Pos{0, 0, i}));
+  std::vector<Handle> tail(all.begin() + 40, all.end());
+  ASSERT_EQ(w.destroy_batch(tail), 30u);
+  std::vector<u32> order;
+  w.for_each_simulated([&](TestWorld::Record& r) { order.push_back(r.payload.id); });
+  ASSERT_EQ(order.size(), 40u);
+  for (u32 i = 0; i < 40; ++i) EXPECT_EQ(order[i], i);
+  EXPECT_EQ(w.store().free_blocks(), blocks_free - 2);
+  EXPECT_EQ(violations(w), "");
+
+  std::vector<Handle> rest(all.begin(), all.begin() + 40);
+  ASSERT_EQ(w.destroy_batch(rest), 40u);
+  EXPECT_EQ(w.simulated_count(), 0u);
+  EXPECT_EQ(w.store().free_blocks(), blocks_free);
+  EXPECT_EQ(violations(w), "");
+  Handle again = w.create(2, Tier::Simulated, 0, Pos{0, 0, 7});
+  ASSERT_NE(w.lookup(again, 2), nullptr);
+  EXPECT_EQ(w.lookup(again, 2)->payload.id, 7u);
+  EXPECT_EQ(violations(w), "");
+}
+
 }  // namespace
 
 namespace {
