@@ -179,21 +179,27 @@ void EntityStore::end_batch_free() {
   u32 count = list.count, new_count = count - batch_dead_;
   const u64* dead = dead_places_.get();
   // Holes below the new end, lowest first; survivors at or past it, lowest first. There
-  // are as many of one as of the other. The `ahead` cursors prefetch what the move will
-  // touch: the hole's record, the survivor's record, then its directory entry.
+  // are as many of one as of the other. Cursors running ahead prefetch what a move will
+  // touch: survivors' records 2 x kFillAhead ahead, and kFillAhead ahead the holes' records
+  // and the directory entries the survivors' records (arrived by then) name.
   SetBits holes{dead, batch_first_hole_, new_count}, holes_ahead = holes;
-  u32 from = new_count, from_ahead = new_count, from_ahead2 = new_count;
+  u32 from = new_count, records_ahead = new_count, entries_ahead = new_count;
   auto next_survivor = [&](u32& place) {
     while (place < count && test_bit(dead, place)) ++place;
     return place < count ? place++ : kNone;
   };
-  for (u32 k = 0, p; k < kFillAhead && holes_ahead.next(p); ++k) prefetch_for_write(at_place(p));
-  for (u32 k = 0, p; k < 2 * kFillAhead && (p = next_survivor(from_ahead2)) != kNone; ++k) prefetch_for_read(at_place(p));
-  for (u32 k = 0, p; k < kFillAhead && (p = next_survivor(from_ahead)) != kNone; ++k) prefetch_for_write(&entry(at_place(p)->handle.index));
-  for (u32 hole; holes.next(hole);) {
+  auto step_records = [&] {
+    if (u32 p = next_survivor(records_ahead); p != kNone) prefetch_for_read(at_place(p));
+  };
+  auto step_holes_and_entries = [&] {
     if (u32 p; holes_ahead.next(p)) prefetch_for_write(at_place(p));
-    if (u32 p = next_survivor(from_ahead2); p != kNone) prefetch_for_read(at_place(p));
-    if (u32 p = next_survivor(from_ahead); p != kNone) prefetch_for_write(&entry(at_place(p)->handle.index));
+    if (u32 p = next_survivor(entries_ahead); p != kNone) prefetch_for_write(&entry(at_place(p)->handle.index));
+  };
+  for (u32 k = 0; k < kFillAhead; ++k) step_records();
+  for (u32 k = 0; k < kFillAhead; ++k) step_records(), step_holes_and_entries();
+  for (u32 hole; holes.next(hole);) {
+    step_records();
+    step_holes_and_entries();
     RecordHeader* dst = at_place(hole);
     std::memcpy(dst, at_place(next_survivor(from)), config_.record_size);
     DirEntry& moved = entry(dst->handle.index);
