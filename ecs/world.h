@@ -454,9 +454,10 @@ class World {
   template <MarkMode kMode, class... Ps>
   u32 mark_batch(std::span<const Handle> batch) {
     (reset_marks<Ps>(), ...);
-    if constexpr (kMode == MarkMode::SlotsOnly) return visit_victims<kMode, true>(batch, [&](u32 index) { (count_dead<Ps>(index), ...); });
+    auto count = [&](u32 index) { (count_dead<Ps>(index), ...); };
+    if constexpr (kMode == MarkMode::SlotsOnly) return visit_victims<kMode, true>(batch, count);
     store_.begin_batch_free();
-    u32 died = visit_victims<kMode, true>(batch, [&](u32 index) { (count_dead<Ps>(index), ...); });
+    u32 died = visit_victims<kMode, true>(batch, count);
     store_.end_batch_free();
     return died;
   }
@@ -613,8 +614,9 @@ class World {
   // A walk over victims, in two steps: 2 x kPrefetchAhead ahead the first kRowHead bytes
   // of the directory row (the entry and the list counts); kPrefetchAhead ahead, once those
   // have arrived, the rest of the lines the lists use, found from their counts, and
-  // (free) the chunk links the store's free unlinks. An ant's row is 256 bytes and its lists use
-  // two or three lines of it: loading the whole row wasted a line or two per victim.
+  // (free) the chunk links the store's free unlinks. An ant's row is 256 bytes and its
+  // lists use two or three lines of it: loading the whole row wasted a line or two per
+  // victim.
   static constexpr size_t kRowHead = 128;
   void prefetch_victims(std::span<const Handle> batch, u32 i, bool free) {
     if (i + 2 * kPrefetchAhead < batch.size()) prefetch_row(batch[i + 2 * kPrefetchAhead].index, kRowHead);
