@@ -1,12 +1,12 @@
 // entity_store.cpp — entity directory, block-list storage and tier/chunk moves.
 #include "entity_store.h"
 
-#include "bits.h"
-
 #include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstring>
+
+#include "bits.h"
 
 namespace ecs {
 
@@ -211,9 +211,12 @@ void EntityStore::end_batch_free() {
   u32 keep = (new_count + block_mask_) >> block_shift_, used = (count + block_mask_) >> block_shift_;
   for (u32 r = used; r-- > keep;) free_blocks_[free_block_count_++] = ranked_block_[r];
   list.count = new_count;
-  list.last = keep ? ranked_block_[keep - 1] : kNone;
-  if (keep) block_next_[list.last] = kNone;
-  else list.first = kNone;
+  if (keep) {
+    list.last = ranked_block_[keep - 1];
+    block_next_[list.last] = kNone;
+  } else {
+    list.first = list.last = kNone;
+  }
   batch_dead_ = 0;
 }
 

@@ -92,7 +92,7 @@ class World {
     u32 max_entities = 0;
     ChunkGrid grid;
     std::array<u32, kPoolCount> pool_capacity{};
-    u32 block_records = 32;
+    u32 block_records = 32;  // records per storage block, rounded up to a power of two
     // A batch of at most this many entities is released one entity at a time by
     // swap-with-last (as destroy() does): for a few victims that beats the batch's extra
     // passes. Larger batches take the batched release (tail fill or compaction).
