@@ -94,18 +94,10 @@ class World {
     ChunkGrid grid;
     std::array<u32, kPoolCount> pool_capacity{};
     u32 block_records = 32;  // records per storage block, rounded up to a power of two
-    // Which release a batch of victims takes (apply_destructions, destroy_batch): the
-    // batched passes (see apply_destructions) or one entity at a time by swap-with-last,
-    // as destroy() does. Besides their work per victim, the passes cost a part that grows
-    // with the world and not with the batch: the bitmap words they scan (one per 64
-    // entries of each pool) and the simulated storage blocks they number. A batch takes
-    // the passes when it holds more than swap_release_max victims and that part is at
-    // most pass_cost_per_victim per victim (kNone: whatever it is). A few deaths in a big
-    // world then go one at a time, and a 10 % kill of 2,000 ants runs the passes, which
-    // move fewer entries (kill/pools/2000/10 against pools_swap_one: 0.93 through the
-    // passes, 1.06 one at a time; medians of ten interleaved runs).
-    u32 swap_release_max = 0;
-    u32 pass_cost_per_victim = 8;
+    // A batch of at most this many entities is released one entity at a time by
+    // swap-with-last (as destroy() does): for a few victims that beats the batch's extra
+    // passes. Larger batches take the batched release (tail fill or compaction).
+    u32 swap_release_max = 256;
   };
 
   // Compaction is chosen when the survivors it would move (those past the first hole)
@@ -123,8 +115,7 @@ class World {
         pending_(make_buffer<Handle>(config.max_entities)),
         sorted_{make_buffer<Handle>(config.max_entities), make_buffer<Handle>(config.max_entities)},
         dead_bits_{make_buffer<u64>(size_t(config.pool_capacity[index_of<Cs>()]) / 64 + 1)...},
-        swap_release_max_(config.swap_release_max),
-        pass_cost_per_victim_(config.pass_cost_per_victim) {}
+        swap_release_max_(config.swap_release_max) {}
 
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -292,8 +283,8 @@ class World {
   }
 
   // Immediate batched destruction: every entity of the batch dies now, through the same
-  // release as apply_destructions() (one mark pass, then each pool closes its holes; or
-  // one entity at a time, as Config says). Stale handles
+  // release as apply_destructions() (one mark pass, then each pool closes its holes; a
+  // batch of at most Config::swap_release_max goes one entity at a time). Stale handles
   // and duplicates are skipped; a queued entity leaves the queue. Not for use while
   // iterating (as destroy()), and not with pending_destructions() as the batch.
   // Returns how many entities died.
@@ -322,11 +313,10 @@ class World {
   //   2. close — each pool closes its holes (see close_holes), reading only the bitmap,
   //              the entries and the rows of the survivors it moves.
   // A victim is a handful of cache misses (directory entry, slot list row, chunk
-  // neighbours, record), so the mark pass of a batch of kPrefetchMinVictims or more
-  // prefetches what it needs kPrefetchAhead victims later and the misses overlap instead
-  // of following one another.
-  // A few victims in a big world are released one entity at a time by swap-with-last
-  // instead (Config::pass_cost_per_victim): there the passes' scans would cost more.
+  // neighbours, record), so the mark pass prefetches what it needs kPrefetchAhead
+  // victims later and the misses overlap instead of following one another.
+  // A batch of at most Config::swap_release_max victims is released one entity at a
+  // time by swap-with-last instead: for a few victims that beats the batch's passes.
   u32 apply_destructions() {
     u32 n = pending_count_;
     if (n == 0) return 0;
@@ -340,7 +330,7 @@ class World {
   template <class C>
   void release_batch(std::span<const Handle> batch, ReleaseStrategy strategy = ReleaseStrategy::Auto) {
     mark_batch<MarkMode::SlotsOnly, C>(batch);
-    close_holes<C>(strategy, batch.size() >= kPrefetchMinVictims);
+    close_holes<C>(strategy);
   }
   template <class C> ReleaseStrategy last_release_strategy() const { return last_strategy_[index_of<C>()]; }
 
@@ -441,8 +431,6 @@ class World {
 
   // How many victims (or pool entries) ahead the batch passes prefetch.
   static constexpr u32 kPrefetchAhead = 16;
-  // The smallest batch whose passes prefetch: a smaller one runs them without.
-  static constexpr u32 kPrefetchMinVictims = 256;
   // How many creates ahead create() prefetches the directory row of the index it will take.
   static constexpr u32 kCreateAhead = 4;
   // How many pool entries ahead close_holes prefetches a survivor's owner row.
@@ -474,29 +462,18 @@ class World {
     store_.end_batch_free();
     return died;
   }
-  // Destroys the batch's live entities (apply_destructions, destroy_batch): by the mark
-  // and close passes, or one entity at a time by swap-with-last as destroy() does when the
-  // passes would cost more (see Config::pass_cost_per_victim).
+  // Destroys the batch's live entities (apply_destructions, destroy_batch): a batch of at
+  // most swap_release_max_ one entity at a time by swap-with-last, as destroy() does; a
+  // larger one by the mark and close passes.
   template <MarkMode kMode>
   u32 destroy_entities(std::span<const Handle> batch) {
-    if (!takes_passes(batch.size())) return release_one_at_a_time<kMode>(batch);
+    if (batch.size() <= swap_release_max_) return release_one_at_a_time<kMode>(batch);
     u32 died = mark_batch<kMode, Cs...>(in_directory_order(batch));
-    (close_holes<Cs>(ReleaseStrategy::Auto, batch.size() >= kPrefetchMinVictims), ...);
+    (close_holes<Cs>(ReleaseStrategy::Auto), ...);
     return died;
   }
-  // The passes' cost that grows with the world and not with the batch, in words scanned
-  // or blocks numbered: each pool's dead bitmap up to its taken entries (the holes are
-  // looked for from the lowest, and the bitmap is cleared behind), and the simulated
-  // store's blocks, numbered in chain order by the store's batched free.
-  u64 pass_fixed_cost() const {
-    return ((u64(pool<Cs>().stats.taken) >> 6) + ...) + store_.simulated().count / store_.block_records();
-  }
-  bool takes_passes(size_t victims) const {
-    if (victims <= swap_release_max_) return false;
-    return pass_cost_per_victim_ == kNone || pass_fixed_cost() <= u64(pass_cost_per_victim_) * victims;
-  }
   // Every slot of each live victim released by swap-with-last, then its record freed:
-  // destroy() and the batches the passes would cost more for.
+  // destroy() and the small batches.
   template <MarkMode kMode>
   u32 release_one_at_a_time(std::span<const Handle> batch) {
     return visit_victims<kMode, false>(batch, [&](u32 index) { (release_list<Cs>(index), ...); });
@@ -525,17 +502,15 @@ class World {
   }
   // The one walk over a batch of victims: skips stale handles and duplicates, calls
   // visit(index) for each live victim, then frees its record (and takes it off the
-  // queue) as kMode says. Returns how many it visited. kBatch: the mark pass, which frees
-  // records by the store's batched free (inside its begin and end) and, for a batch of
-  // kPrefetchMinVictims or more, prefetches the victims ahead. A smaller batch walks
-  // without prefetching: it measured 10-20 % slower there when the world is in cache,
-  // and a few victims leave little to overlap.
+  // queue) as kMode says. Returns how many it visited. kBatch: the mark pass, which
+  // prefetches the victims ahead and frees records by the store's batched free (inside
+  // its begin and end). A small batch walks without both: prefetching measured 10-20 %
+  // slower there when the world is in cache, and a few victims leave little to overlap.
   template <MarkMode kMode, bool kBatch, class Visit>
   u32 visit_victims(std::span<const Handle> batch, Visit&& visit) {
     u32 n = u32(batch.size()), visited = 0;
-    bool prefetch = kBatch && n >= kPrefetchMinVictims;
     for (u32 i = 0; i < n; ++i) {
-      if (prefetch) prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
+      if constexpr (kBatch) prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
       Handle h = batch[i];
       if (!store_.alive(h)) continue;
       ++visited;
@@ -582,11 +557,10 @@ class World {
   //               lowest hole first (work ~ holes);
   //   compact   — one stable sweep from the first hole, survivors slide down in order
   //               (work ~ pool tail; keeps each entity's entries in their order).
-  // Both find the dead through the bitmap; with `prefetch` (a batch of at least
-  // kPrefetchMinVictims), a moved survivor's owner row is prefetched kRowAhead entries
-  // before the move rewires it. The bitmap is cleared behind them.
+  // Both find the dead through the bitmap; a moved survivor's owner row is prefetched
+  // kRowAhead entries before the move rewires it. The bitmap is cleared behind them.
   template <class C>
-  void close_holes(ReleaseStrategy strategy, bool prefetch) {
+  void close_holes(ReleaseStrategy strategy) {
     constexpr size_t I = index_of<C>();
     Pool<C>& p = pool<C>();
     u32 dead = mark_dead_[I], first_hole = mark_first_hole_[I];
@@ -598,7 +572,7 @@ class World {
     if (compact) {
       u32 w = first_hole;
       for (u32 s = first_hole; s < taken; ++s) {
-        if (prefetch && s + kRowAhead < taken) prefetch_owner_row(p, s + kRowAhead);
+        if (s + kRowAhead < taken) prefetch_owner_row(p, s + kRowAhead);
         if (is_dead<C>(s)) continue;
         if (s != w) {
           p.move_entry(s, w);
@@ -611,18 +585,17 @@ class World {
       // The holes below new_taken, lowest first. A second cursor runs kHoleAhead holes
       // ahead and prefetches them: a hole is a victim's entry, cold.
       SetBits holes{dead_bits_[I].get(), first_hole, new_taken}, ahead = holes;
-      if (prefetch)
-        for (u32 k = 0, h; k < kHoleAhead && ahead.next(h); ++k) {}
+      for (u32 k = 0, h; k < kHoleAhead && ahead.next(h); ++k) {}
       u32 tail = taken;
       for (u32 hole; holes.next(hole);) {
-        if (u32 h; prefetch && ahead.next(h)) {
+        if (u32 h; ahead.next(h)) {
           prefetch_for_write(&p.items[h]);
           prefetch_for_write(&p.owners[h]);
         }
         do { --tail; } while (is_dead<C>(tail));
         // kRowAhead entries below: the survivor's owner row and its entry (the tail is read
         // downwards, and the hardware's stream prefetch stops at every page boundary).
-        if (prefetch && tail >= kRowAhead) {
+        if (tail >= kRowAhead) {
           prefetch_owner_row(p, tail - kRowAhead);
           prefetch_for_read(&p.items[tail - kRowAhead]);
         }
@@ -891,8 +864,7 @@ class World {
   // Scratch of the batched release (not state: all zero between calls): one bit per
   // pool entry, set for the entries a batch frees.
   std::array<Buffer<u64>, kPoolCount> dead_bits_;
-  u32 swap_release_max_ = 0;
-  u32 pass_cost_per_victim_ = 8;
+  u32 swap_release_max_ = 256;
   std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};
   u32 pending_count_ = 0;
   u64 failed_creates_ = 0;

@@ -511,39 +511,4 @@ TEST(Destruction, SmallBatchesReleaseOneAtATime) {
   for (u32 v : victims) EXPECT_FALSE(queued.alive(a[v]));
 }
 
-// With Config's defaults a batch takes the passes when their scans, which grow with the
-// world and not with the batch, cost at most pass_cost_per_victim (8) per victim. In a
-// world of 6,790 pieces (106 bitmap words) and 260 simulated records (8 blocks), 10
-// victims (80 < 114) go one at a time, exactly as destroy() releases them, and 20 (160)
-// take the passes, which leave the pool in another order.
-TEST(Destruction, ABatchTakesThePassesWhenTheirScansCostLittle) {
-  auto config = make_config(300, 8000, 100, 100);
-  config.pass_cost_per_victim = TestWorld::Config{}.pass_cost_per_victim;
-  ASSERT_EQ(config.pass_cost_per_victim, 8u);
-  auto build = [](TestWorld& w) {
-    std::vector<Handle> hs = populate(w);
-    for (u32 i = 0; i < 200; ++i) {
-      Handle h = w.create(i % 8, Tier::Simulated, 0, Pos{0, 0, 60 + i});
-      EXPECT_EQ(give<Piece>(w, h, 32, 10000 + i * 100), Result::Ok);
-    }
-    return hs;
-  };
-  for (u32 victims : {10u, 20u}) {
-    TestWorld queued(config), direct(config);
-    std::vector<Handle> a = build(queued), b = build(direct);
-    ASSERT_EQ(queued.stats<Piece>().taken, 6790u);
-    for (u32 k = 0; k < victims; ++k) {
-      ASSERT_EQ(queued.queue_destroy(a[k * 3]), Result::Ok);
-      ASSERT_EQ(direct.destroy(b[k * 3]), Result::Ok);
-    }
-    EXPECT_EQ(queued.apply_destructions(), victims);
-    if (victims == 10) EXPECT_EQ(piece_tags_in_pool_order(queued), piece_tags_in_pool_order(direct));
-    else EXPECT_NE(piece_tags_in_pool_order(queued), piece_tags_in_pool_order(direct));
-    EXPECT_EQ(queued.stats<Piece>().taken, direct.stats<Piece>().taken);
-    EXPECT_TRUE(queued.validate().empty());
-    for (u32 k = 0; k < victims; ++k) EXPECT_FALSE(queued.alive(a[k * 3]));
-  }
-}
-
-
 }  // namespace

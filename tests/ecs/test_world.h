@@ -57,11 +57,9 @@ inline TestWorld::Config make_config(u32 max_entities, u32 pieces, u32 volumes, 
   c.max_entities = max_entities;
   c.grid = ChunkGrid::make(cells, cells, chunk_cells);
   c.pool_capacity = {pieces, volumes, sensors};
-  // Every queued batch takes the batched passes, which these tests are about, whatever
-  // the world's size; the one-at-a-time path and the choice between the two have their
-  // own tests (SmallBatchesReleaseOneAtATime, ABatchTakesThePassesWhenTheirScansCostLittle).
+  // Every queued batch takes the batched release, which these tests are about; the
+  // one-at-a-time path for small batches has its own test (SmallBatchesReleaseOneAtATime).
   c.swap_release_max = 0;
-  c.pass_cost_per_victim = kNone;
   return c;
 }
 
