@@ -157,16 +157,15 @@ void EntityStore::begin_batch_free() {
   batch_first_hole_ = kNone;
 }
 
-void EntityStore::free_in_batch(Handle h) {
-  if (!alive(h)) return;
-  DirEntry& d = entry(h.index);
-  if (Tier(d.tier) != Tier::Simulated) return destroy(h);
-  unlink_sim(h.index, d.chunk);
+void EntityStore::free_in_batch(u32 index) {
+  DirEntry& d = entry(index);
+  if (Tier(d.tier) != Tier::Simulated) return destroy({index, d.generation});
+  unlink_sim(index, d.chunk);
   u32 place = block_rank_[d.block] << block_shift_ | d.offset;
   set_bit(dead_places_.get(), place);
   batch_first_hole_ = std::min(batch_first_hole_, place);
   ++batch_dead_;
-  free_index(d, h.index);
+  free_index(d, index);
 }
 
 // How many survivors ahead the fill prefetches their record and then, once the record

@@ -117,8 +117,9 @@ class EntityStore {
 
   // Batched destruction (the world's mass release), in three calls:
   //   begin_batch_free()  numbers the simulated store's blocks in chain order;
-  //   free_in_batch(h)    frees h as destroy() does, except that a simulated record is
-  //                       not moved: its place is only marked in a bitmap;
+  //   free_in_batch(i)    frees the live entity at index i as destroy() does, except
+  //                       that a simulated record is not moved: its place is only
+  //                       marked in a bitmap (the caller has checked the handle);
   //   end_batch_free()    fills the marked places below the store's new end with the
   //                       live records past it, lowest place first, and gives the
   //                       emptied blocks back.
@@ -130,7 +131,7 @@ class EntityStore {
   // Between begin and end the store holds freed records; nothing may create, move or
   // walk entities there.
   void begin_batch_free();
-  void free_in_batch(Handle h);
+  void free_in_batch(u32 index);
   void end_batch_free();
 
   // Iteration helpers: the record at position i of a block list walk.

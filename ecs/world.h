@@ -444,7 +444,7 @@ class World {
   enum class MarkMode : u8 { SlotsOnly, Free, FreeAndUnqueue };
 
   // Pass 1 for pools Ps over the batch: notes per pool how many entries the batch
-  // frees and where the lowest one is, sets their bits in the pool's dead bitmap and
+  // frees, sets their bits in the pool's dead bitmap and
   // empties the slot lists (a duplicate then finds nothing left to count); frees the
   // records as the mode says, by the store's batched free (the records' holes are closed
   // once, at the end). It never touches a pool entry. What it reads is prefetched by
@@ -518,7 +518,7 @@ class World {
       if constexpr (kMode == MarkMode::FreeAndUnqueue)
         if (store_.dir(h.index).flags & kFlagDying) unqueue(h.index);
       if constexpr (kMode != MarkMode::SlotsOnly) {
-        if constexpr (kBatch) store_.free_in_batch(h);
+        if constexpr (kBatch) store_.free_in_batch(h.index);
         else store_.destroy(h);
       }
     }
@@ -527,7 +527,6 @@ class World {
   template <class C>
   void reset_marks() {
     mark_dead_[index_of<C>()] = 0;
-    mark_first_hole_[index_of<C>()] = kNone;
   }
   template <class C>
   void count_dead(u32 index) {
@@ -538,13 +537,7 @@ class World {
     p.leave_histogram(l);
     p.stats.reserved_unused -= u32(l.reserved - l.added);
     u64* bits = dead_bits_[I].get();
-    u32 first = mark_first_hole_[I];
-    for (u32 k = 0; k < l.reserved; ++k) {
-      u32 s = l.slot[k];
-      set_bit(bits, s);
-      first = s < first ? s : first;
-    }
-    mark_first_hole_[I] = first;
+    for (u32 k = 0; k < l.reserved; ++k) set_bit(bits, l.slot[k]);
     mark_dead_[I] += l.reserved;
     l.reserved = l.added = 0;
   }
@@ -557,15 +550,19 @@ class World {
   //               lowest hole first (work ~ holes);
   //   compact   — one stable sweep from the first hole, survivors slide down in order
   //               (work ~ pool tail; keeps each entity's entries in their order).
-  // Both find the dead through the bitmap; a moved survivor's owner row is prefetched
-  // kRowAhead entries before the move rewires it. The bitmap is cleared behind them.
+  // Both find the dead through the bitmap, the first hole by scanning it from the pool's
+  // start (the mark pass kept the lowest slot it marked at the cost of a compare and a
+  // move per slot: the scan is a word per 64 entries); a moved survivor's owner row is
+  // prefetched kRowAhead entries before the move rewires it. The bitmap is cleared
+  // behind them.
   template <class C>
   void close_holes(ReleaseStrategy strategy) {
     constexpr size_t I = index_of<C>();
     Pool<C>& p = pool<C>();
-    u32 dead = mark_dead_[I], first_hole = mark_first_hole_[I];
+    u32 dead = mark_dead_[I];
     if (dead == 0) return;
-    u32 taken = p.stats.taken, new_taken = taken - dead;
+    u32 taken = p.stats.taken, new_taken = taken - dead, first_hole = 0;
+    SetBits{dead_bits_[I].get(), 0, taken}.next(first_hole);
     bool compact = strategy == ReleaseStrategy::Compact ||
                    (strategy == ReleaseStrategy::Auto && u64(taken - first_hole - dead) * kCompactDivisor <= dead);
     u64 rewires = 0;
@@ -647,6 +644,7 @@ class World {
     const auto& l = list_at<C>(index);
     const char* row = reinterpret_cast<const char*>(&store_.dir(index));
     size_t begin = size_t(reinterpret_cast<const char*>(&l) - row);
+    if (begin + sizeof(l) <= kRowHead) return;  // the whole list lies in the head (folds away)
     u32 used = begin < kRowHead ? l.reserved : C::kMaxPerEntity;
     size_t end = size_t(reinterpret_cast<const char*>(&l.slot[used]) - row);
     for (size_t off = std::max(begin, kRowHead) & ~size_t(63); off < end; off += 64) prefetch_for_write(row + off);
@@ -865,7 +863,7 @@ class World {
   // pool entry, set for the entries a batch frees.
   std::array<Buffer<u64>, kPoolCount> dead_bits_;
   u32 swap_release_max_ = 256;
-  std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};
+  std::array<u32, kPoolCount> mark_dead_{};
   u32 pending_count_ = 0;
   u64 failed_creates_ = 0;
   std::array<ReleaseStrategy, kPoolCount> last_strategy_{};
