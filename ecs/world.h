@@ -444,7 +444,7 @@ class World {
   enum class MarkMode : u8 { SlotsOnly, Free, FreeAndUnqueue };
 
   // Pass 1 for pools Ps over the batch: notes per pool how many entries the batch
-  // frees, sets their bits in the pool's dead bitmap and
+  // frees and where the lowest one is, sets their bits in the pool's dead bitmap and
   // empties the slot lists (a duplicate then finds nothing left to count); frees the
   // records as the mode says, by the store's batched free (the records' holes are closed
   // once, at the end). It never touches a pool entry. What it reads is prefetched by
@@ -527,6 +527,7 @@ class World {
   template <class C>
   void reset_marks() {
     mark_dead_[index_of<C>()] = 0;
+    mark_first_hole_[index_of<C>()] = kNone;
   }
   template <class C>
   void count_dead(u32 index) {
@@ -537,7 +538,13 @@ class World {
     p.leave_histogram(l);
     p.stats.reserved_unused -= u32(l.reserved - l.added);
     u64* bits = dead_bits_[I].get();
-    for (u32 k = 0; k < l.reserved; ++k) set_bit(bits, l.slot[k]);
+    u32 first = mark_first_hole_[I];
+    for (u32 k = 0; k < l.reserved; ++k) {
+      u32 s = l.slot[k];
+      set_bit(bits, s);
+      first = s < first ? s : first;
+    }
+    mark_first_hole_[I] = first;
     mark_dead_[I] += l.reserved;
     l.reserved = l.added = 0;
   }
@@ -550,19 +557,15 @@ class World {
   //               lowest hole first (work ~ holes);
   //   compact   — one stable sweep from the first hole, survivors slide down in order
   //               (work ~ pool tail; keeps each entity's entries in their order).
-  // Both find the dead through the bitmap, the first hole by scanning it from the pool's
-  // start (the mark pass kept the lowest slot it marked at the cost of a compare and a
-  // move per slot: the scan is a word per 64 entries); a moved survivor's owner row is
-  // prefetched kRowAhead entries before the move rewires it. The bitmap is cleared
-  // behind them.
+  // Both find the dead through the bitmap; a moved survivor's owner row is prefetched
+  // kRowAhead entries before the move rewires it. The bitmap is cleared behind them.
   template <class C>
   void close_holes(ReleaseStrategy strategy) {
     constexpr size_t I = index_of<C>();
     Pool<C>& p = pool<C>();
-    u32 dead = mark_dead_[I];
+    u32 dead = mark_dead_[I], first_hole = mark_first_hole_[I];
     if (dead == 0) return;
-    u32 taken = p.stats.taken, new_taken = taken - dead, first_hole = 0;
-    SetBits{dead_bits_[I].get(), 0, taken}.next(first_hole);
+    u32 taken = p.stats.taken, new_taken = taken - dead;
     bool compact = strategy == ReleaseStrategy::Compact ||
                    (strategy == ReleaseStrategy::Auto && u64(taken - first_hole - dead) * kCompactDivisor <= dead);
     u64 rewires = 0;
@@ -863,7 +866,7 @@ class World {
   // pool entry, set for the entries a batch frees.
   std::array<Buffer<u64>, kPoolCount> dead_bits_;
   u32 swap_release_max_ = 256;
-  std::array<u32, kPoolCount> mark_dead_{};
+  std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};
   u32 pending_count_ = 0;
   u64 failed_creates_ = 0;
   std::array<ReleaseStrategy, kPoolCount> last_strategy_{};
