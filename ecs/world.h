@@ -652,11 +652,12 @@ class World {
     size_t end = size_t(reinterpret_cast<const char*>(&l.slot[used]) - row);
     for (size_t off = std::max(begin, kRowHead) & ~size_t(63); off < end; off += 64) prefetch_for_write(row + off);
   }
-  // The words of pool C's dead bitmap that the entity's first and last slots fall in (an
-  // entity's slots are reserved together, so they mostly lie between). The mark pass sets
-  // them by read-modify-write, and the rows streaming past evict the bitmap, spread over
-  // the pool at one line per 512 entries, from the caches: the mark pass of a 50 % kill of
-  // 200,000 ants waited on them (mark 87 -> 82 ns per victim, medians of 24 rounds).
+  // The words of pool C's dead bitmap that the entity's first and last slots fall in: an
+  // entity's slots are reserved as one run, and a tail fill moves them in runs, so most of
+  // them lie in those words. The mark pass sets them by read-modify-write, and the rows
+  // streaming past evict the bitmap, spread over the pool at one line per 512 entries,
+  // from the caches: the mark pass of a 50 % kill of 200,000 ants waited on them (mark
+  // 87 -> 82 ns per victim, medians of 24 rounds).
   template <class C>
   void prefetch_dead_bits(u32 index) {
     const auto& l = list_at<C>(index);
