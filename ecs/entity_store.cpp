@@ -89,7 +89,6 @@ void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
   }
 }
 
-
 void EntityStore::link_sim(u32 index, u32 chunk) {
   SimLink& l = sim_links_[index];
   l.prev = 0;
