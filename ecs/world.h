@@ -456,9 +456,9 @@ class World {
   u32 mark_batch(std::span<const Handle> batch) {
     (reset_marks<Ps>(), ...);
     auto count = [&](u32 index) { (count_dead<Ps>(index), ...); };
-    if constexpr (kMode == MarkMode::SlotsOnly) return visit_victims<kMode, true>(batch, count);
+    if constexpr (kMode == MarkMode::SlotsOnly) return visit_victims<kMode, true, Ps...>(batch, count);
     store_.begin_batch_free();
-    u32 died = visit_victims<kMode, true>(batch, count);
+    u32 died = visit_victims<kMode, true, Ps...>(batch, count);
     store_.end_batch_free();
     return died;
   }
@@ -502,15 +502,15 @@ class World {
   }
   // The one walk over a batch of victims: skips stale handles and duplicates, calls
   // visit(index) for each live victim, then frees its record (and takes it off the
-  // queue) as kMode says. Returns how many it visited. kBatch: the mark pass, which
-  // prefetches the victims ahead and frees records by the store's batched free (inside
-  // its begin and end). A small batch walks without both: prefetching measured 10-20 %
+  // queue) as kMode says. Returns how many it visited. kBatch: the mark pass over pools
+  // Ps, which prefetches the victims ahead (their lists and bitmap words in Ps only) and
+  // frees records by the store's batched free (inside its begin and end). A small batch walks without both: prefetching measured 10-20 %
   // slower there when the world is in cache, and a few victims leave little to overlap.
-  template <MarkMode kMode, bool kBatch, class Visit>
+  template <MarkMode kMode, bool kBatch, class... Ps, class Visit>
   u32 visit_victims(std::span<const Handle> batch, Visit&& visit) {
     u32 n = u32(batch.size()), visited = 0;
     for (u32 i = 0; i < n; ++i) {
-      if constexpr (kBatch) prefetch_victims(batch, i, kMode != MarkMode::SlotsOnly);
+      if constexpr (kBatch) prefetch_victims<Ps...>(batch, i, kMode != MarkMode::SlotsOnly);
       Handle h = batch[i];
       if (!store_.alive(h)) continue;
       ++visited;
@@ -582,16 +582,26 @@ class World {
         ++w;
       }
     } else {
-      // The holes below new_taken, lowest first. A second cursor runs kHoleAhead holes
-      // ahead and prefetches them: a hole is a victim's entry, cold.
-      SetBits holes{dead_bits_[I].get(), first_hole, new_taken}, ahead = holes;
-      for (u32 k = 0, h; k < kHoleAhead && ahead.next(h); ++k) {}
+      // The holes below new_taken, lowest first, each found once: the cursor runs
+      // kHoleAhead holes ahead of the move, prefetches each hole it finds (a hole is a
+      // victim's entry, cold) and leaves it in a ring, where the move kHoleAhead later
+      // takes it.
+      SetBits ahead{dead_bits_[I].get(), first_hole, new_taken};
+      std::array<u32, kHoleAhead> ring;
+      u32 found = 0;
+      auto find_hole = [&] {
+        u32 h;
+        if (!ahead.next(h)) return;
+        prefetch_for_write(&p.items[h]);
+        prefetch_for_write(&p.owners[h]);
+        ring[found++ % kHoleAhead] = h;
+      };
+      for (u32 k = 0; k < kHoleAhead; ++k) find_hole();
       u32 tail = taken;
-      for (u32 hole; holes.next(hole);) {
-        if (u32 h; ahead.next(h)) {
-          prefetch_for_write(&p.items[h]);
-          prefetch_for_write(&p.owners[h]);
-        }
+      for (u32 moved = 0; moved < found; ++moved) {
+        // The ring's place for this hole takes the one found kHoleAhead holes later.
+        u32 hole = ring[moved % kHoleAhead];
+        find_hole();
         do { --tail; } while (is_dead<C>(tail));
         // kRowAhead entries below: the survivor's owner row and its entry (the tail is read
         // downwards, and the hardware's stream prefetch stops at every page boundary).
@@ -601,8 +611,8 @@ class World {
         }
         p.move_entry(tail, hole);
         point_owner_at(p, hole);
-        ++rewires;
       }
+      rewires = found;
     }
     clear_bits(dead_bits_[I].get(), first_hole, taken);
     p.stats.taken = new_taken;
@@ -616,20 +626,22 @@ class World {
   // bytes of the directory row (the entry and the list counts); kPrefetchAhead ahead, once
   // those have arrived, the rest of the lines the lists use, found from their counts, and
   // (free) the chunk links the store's free unlinks; kPrefetchAhead / 2 ahead, once the
-  // lists have arrived, the dead-bitmap words their slots are marked in. An ant's row is
+  // lists have arrived, the dead-bitmap words their slots are marked in (lists and words
+  // of the pools being marked only: release_batch marks one). An ant's row is
   // 256 bytes and its lists use two or three lines of it: loading the whole row wasted a
   // line or two per victim.
   static constexpr size_t kRowHead = 128;
+  template <class... Ps>
   void prefetch_victims(std::span<const Handle> batch, u32 i, bool free) {
     if (i + 2 * kPrefetchAhead < batch.size()) prefetch_row(batch[i + 2 * kPrefetchAhead].index, kRowHead);
     if (i + kPrefetchAhead < batch.size()) {
       u32 index = batch[i + kPrefetchAhead].index;
-      if (store_.in_directory(index)) (prefetch_list_past_head<Cs>(index), ...);
+      if (store_.in_directory(index)) (prefetch_list_past_head<Ps>(index), ...);
       if (free) prefetch_chunk_links(batch[i + kPrefetchAhead]);
     }
     if (i + kPrefetchAhead / 2 < batch.size()) {
       u32 index = batch[i + kPrefetchAhead / 2].index;
-      if (store_.in_directory(index)) (prefetch_dead_bits<Cs>(index), ...);
+      if (store_.in_directory(index)) (prefetch_dead_bits<Ps>(index), ...);
     }
   }
   // The first `bytes` of an entity's directory row (the entry, then its slot lists), and
