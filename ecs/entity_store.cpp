@@ -2,11 +2,13 @@
 #include "entity_store.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cassert>
 #include <cstring>
 
 #include "bits.h"
+#include "lookahead.h"
 
 namespace ecs {
 
@@ -169,7 +171,7 @@ void EntityStore::free_in_batch(u32 index) {
 
 // How many survivors ahead the fill prefetches their record and then, once the record
 // has arrived, the directory entry it rewrites.
-static constexpr u32 kFillAhead = 16;
+static constexpr std::size_t kFillAhead = 16;
 
 void EntityStore::end_batch_free() {
   if (batch_dead_ == 0) return;
@@ -177,29 +179,32 @@ void EntityStore::end_batch_free() {
   u32 count = list.count, new_count = count - batch_dead_;
   const u64* dead = dead_places_.get();
   // Holes below the new end, lowest first; survivors at or past it, lowest first. There
-  // are as many of one as of the other. Cursors running ahead prefetch what a move will
-  // touch: survivors' records 2 x kFillAhead ahead, and kFillAhead ahead the holes' records
-  // and the directory entries the survivors' records (arrived by then) name.
-  SetBits holes{dead, batch_first_hole_, new_count}, holes_ahead = holes;
-  u32 from = new_count, records_ahead = new_count, entries_ahead = new_count;
-  auto next_survivor = [&](u32& place) {
+  // are as many of one as of the other. Each is found once, by a cursor running ahead of
+  // the moves that prefetches what a move will touch: a survivor's record 2 x kFillAhead
+  // moves ahead, then kFillAhead ahead the directory entry it names (the record has
+  // arrived by then); a hole's record kFillAhead ahead.
+  std::array<u32, kFillAhead> record_ring, survivor_ring, hole_ring;
+  auto records = lookahead(record_ring, [&, place = new_count](u32& p) mutable {
     while (place < count && test_bit(dead, place)) ++place;
-    return place < count ? place++ : kNone;
-  };
-  auto step_records = [&] {
-    if (u32 p = next_survivor(records_ahead); p != kNone) prefetch_for_read(at_place(p));
-  };
-  auto step_holes_and_entries = [&] {
-    if (u32 p; holes_ahead.next(p)) prefetch_for_write(at_place(p));
-    if (u32 p = next_survivor(entries_ahead); p != kNone) prefetch_for_write(&entry(at_place(p)->handle.index));
-  };
-  for (u32 k = 0; k < kFillAhead; ++k) step_records();
-  for (u32 k = 0; k < kFillAhead; ++k) step_records(), step_holes_and_entries();
-  for (u32 hole; holes.next(hole);) {
-    step_records();
-    step_holes_and_entries();
+    if (place >= count) return false;
+    p = place++;
+    prefetch_for_read(at_place(p));
+    return true;
+  });
+  auto survivors = lookahead(survivor_ring, [&](u32& p) {
+    if (!records.next(p)) return false;
+    prefetch_for_write(&entry(at_place(p)->handle.index));
+    return true;
+  });
+  SetBits hole_bits{dead, batch_first_hole_, new_count};
+  auto holes = lookahead(hole_ring, [&](u32& p) {
+    if (!hole_bits.next(p)) return false;
+    prefetch_for_write(at_place(p));
+    return true;
+  });
+  for (u32 hole, from; holes.next(hole) && survivors.next(from);) {
     RecordHeader* dst = at_place(hole);
-    std::memcpy(dst, at_place(next_survivor(from)), config_.record_size);
+    std::memcpy(dst, at_place(from), config_.record_size);
     DirEntry& moved = entry(dst->handle.index);
     moved.block = ranked_block_[hole >> block_shift_];
     moved.offset = u16(hole & block_mask_);

@@ -29,6 +29,7 @@
 #include "bits.h"
 #include "chunk_grid.h"
 #include "entity_store.h"
+#include "lookahead.h"
 #include "pool.h"
 
 namespace ecs {
@@ -582,26 +583,18 @@ class World {
         ++w;
       }
     } else {
-      // The holes below new_taken, lowest first, each found once: the cursor runs
-      // kHoleAhead holes ahead of the move, prefetches each hole it finds (a hole is a
-      // victim's entry, cold) and leaves it in a ring, where the move kHoleAhead later
-      // takes it.
-      SetBits ahead{dead_bits_[I].get(), first_hole, new_taken};
+      // The holes below new_taken, lowest first, each prefetched kHoleAhead holes before
+      // its move (a hole is a victim's entry, cold).
+      SetBits hole_bits{dead_bits_[I].get(), first_hole, new_taken};
       std::array<u32, kHoleAhead> ring;
-      u32 found = 0;
-      auto find_hole = [&] {
-        u32 h;
-        if (!ahead.next(h)) return;
+      auto holes = lookahead(ring, [&](u32& h) {
+        if (!hole_bits.next(h)) return false;
         prefetch_for_write(&p.items[h]);
         prefetch_for_write(&p.owners[h]);
-        ring[found++ % kHoleAhead] = h;
-      };
-      for (u32 k = 0; k < kHoleAhead; ++k) find_hole();
+        return true;
+      });
       u32 tail = taken;
-      for (u32 moved = 0; moved < found; ++moved) {
-        // The ring's place for this hole takes the one found kHoleAhead holes later.
-        u32 hole = ring[moved % kHoleAhead];
-        find_hole();
+      for (u32 hole; holes.next(hole); ++rewires) {
         do { --tail; } while (is_dead<C>(tail));
         // kRowAhead entries below: the survivor's owner row and its entry (the tail is read
         // downwards, and the hardware's stream prefetch stops at every page boundary).
@@ -612,7 +605,6 @@ class World {
         p.move_entry(tail, hole);
         point_owner_at(p, hole);
       }
-      rewires = found;
     }
     clear_bits(dead_bits_[I].get(), first_hole, taken);
     p.stats.taken = new_taken;
