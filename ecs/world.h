@@ -505,8 +505,9 @@ class World {
   // visit(index) for each live victim, then frees its record (and takes it off the
   // queue) as kMode says. Returns how many it visited. kBatch: the mark pass over pools
   // Ps, which prefetches the victims ahead (their lists and bitmap words in Ps only) and
-  // frees records by the store's batched free (inside its begin and end). A small batch walks without both: prefetching measured 10-20 %
-  // slower there when the world is in cache, and a few victims leave little to overlap.
+  // frees records by the store's batched free (inside its begin and end). A small batch
+  // walks without both: prefetching measured 10-20 % slower there when the world is in
+  // cache, and a few victims leave little to overlap.
   template <MarkMode kMode, bool kBatch, class... Ps, class Visit>
   u32 visit_victims(std::span<const Handle> batch, Visit&& visit) {
     u32 n = u32(batch.size()), visited = 0;
@@ -619,9 +620,9 @@ class World {
   // those have arrived, the rest of the lines the lists use, found from their counts, and
   // (free) the chunk links the store's free unlinks; kPrefetchAhead / 2 ahead, once the
   // lists have arrived, the dead-bitmap words their slots are marked in (lists and words
-  // of the pools being marked only: release_batch marks one). An ant's row is
-  // 256 bytes and its lists use two or three lines of it: loading the whole row wasted a
-  // line or two per victim.
+  // of the pools being marked only: release_batch marks one). An ant's row is 256 bytes
+  // and its lists use two or three lines of it: loading the whole row wasted a line or two
+  // per victim.
   static constexpr size_t kRowHead = 128;
   template <class... Ps>
   void prefetch_victims(std::span<const Handle> batch, u32 i, bool free) {
