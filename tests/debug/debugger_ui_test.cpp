@@ -104,18 +104,34 @@ SDL_Event key_event(SDL_Keycode sym) {
   return e;
 }
 
-// One game tick and one debugger frame, with the mouse at (mx, my) and button 0 as given.
-void step(HeadlessImGui& ui, Debugger& dbg, Game& g, DebugLink& link, float mx, float my, bool down, bool tick = true) {
-  if (tick) {
-    simulate_tick(g);
-    debugger_after_tick(dbg, g);
+// A running game of test_scenario() and an open debugger, drawn into a headless ImGui
+// context; what the window would hand the debugger passes through link.
+class DebuggerUi : public testing::Test {
+ protected:
+  void SetUp() override {
+    g = start_game();
+    ASSERT_TRUE(g);
+    debugger_init(dbg, true);
   }
-  ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = ImVec2(mx, my);
-  io.MouseDown[0] = down;
-  FrameTimes ft{1.5, 2.5, 0.5, 60, 60};
-  ui.frame([&] { draw_debugger(dbg, g, ft, link); });
-}
+  // One game tick (unless tick is false) and one debugger frame, with the mouse at (mx, my)
+  // and button 0 as given.
+  void step(float mx, float my, bool down, bool tick = true) {
+    if (tick) {
+      simulate_tick(*g);
+      debugger_after_tick(dbg, *g);
+    }
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(mx, my);
+    io.MouseDown[0] = down;
+    FrameTimes ft{1.5, 2.5, 0.5, 60, 60};
+    ui.frame([&] { draw_debugger(dbg, *g, ft, link); });
+  }
+
+  HeadlessImGui ui;
+  std::unique_ptr<Game> g;
+  Debugger dbg;
+  DebugLink link;
+};
 
 // The drawing tests rely on ImGui's asserts being compiled into the library: a misuse of
 // the API aborts the process (and so fails the test) instead of passing silently.
@@ -130,17 +146,11 @@ TEST(DebuggerUiDeathTest, ImGuiAssertsAreLive) {
   EXPECT_DEATH(debug_check_failed("1 == 2", "here.cpp", 7), "here.cpp:7: check failed: 1 == 2");
 }
 
-TEST(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
-  HeadlessImGui ui;
-  std::unique_ptr<Game> g = start_game();
-  ASSERT_TRUE(g);
-  Debugger dbg;
-  debugger_init(dbg, true);
+TEST_F(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
   dbg.validate_every_tick = true;
   dbg.auto_bomb = true;
   dbg.auto_bomb_seconds = 0.5f;  // every 30 ticks
   dbg.bomb_count = 3;
-  DebugLink link;
   const u64 alive_at_start = ants_alive(*g);
   float max_taken_drop = 0;
   int flashed_cells = 0;  // pool-map cells whose owner changed since the previous frame
@@ -157,7 +167,7 @@ TEST(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
     if (frame == 200) dbg.map_exact = dbg.map_scroll_to_taken = true;
     if (frame == 260) dbg.map_exact = false;
     float before = dbg.taken_history[0].last();
-    step(ui, dbg, *g, link, mx, my, false);
+    step(mx, my, false);
     for (float f : dbg.map_flash) flashed_cells += f == 1.0f;
     max_taken_drop = std::max(max_taken_drop, before - dbg.taken_history[0].last());
     expect_pools_shown_match(dbg, *g->ecs);
@@ -178,14 +188,8 @@ TEST(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
   EXPECT_EQ(dbg.ticks_seen, 300u);
 }
 
-TEST(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
-  HeadlessImGui ui;
-  std::unique_ptr<Game> g = start_game();
-  ASSERT_TRUE(g);
-  Debugger dbg;
-  debugger_init(dbg, true);
-  DebugLink link;
-  for (int i = 0; i < 3; ++i) step(ui, dbg, *g, link, 0, 0, false);  // windows appear and settle
+TEST_F(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
+  for (int i = 0; i < 3; ++i) step(0, 0, false);  // windows appear and settle
   // Aim at a cell well inside the map: 10 cells right, 8 down.
   const PoolMapLayout& l = dbg.map_layout;
   ASSERT_GT(l.columns, 12);
@@ -193,12 +197,12 @@ TEST(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
   float mx = dbg.map_origin_x + (10 + 0.5f) * l.cell_px, my = dbg.map_origin_y + (8 + 0.5f) * l.cell_px;
   PoolMapHit expect = hit_test_pool_map(*g->ecs, l, mx - dbg.map_origin_x, my - dbg.map_origin_y);
   ASSERT_TRUE(expect.valid);
-  step(ui, dbg, *g, link, mx, my, false, false);  // hover
+  step(mx, my, false, false);  // hover
   EXPECT_TRUE(dbg.map_hover.valid);
   EXPECT_EQ(dbg.map_hover.owner, expect.owner);
   EXPECT_EQ(debugger_highlight(dbg), expect.owner);
-  step(ui, dbg, *g, link, mx, my, true, false);  // press
-  step(ui, dbg, *g, link, mx, my, false, false);  // release
+  step(mx, my, true, false);  // press
+  step(mx, my, false, false);  // release
   EXPECT_EQ(link.selected, expect.owner);
   EXPECT_EQ(dbg.selected, expect.owner);
   // The selected entity really holds that entry at that local index.
@@ -206,7 +210,7 @@ TEST(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(g->ecs->list<RenderPiece>(*r).slot[expect.local], expect.entry);
   // Mouse away: the highlight is the selection; the inspector shows it with good back-pointers.
-  step(ui, dbg, *g, link, 640, 5, false, false);
+  step(640, 5, false, false);
   EXPECT_EQ(debugger_highlight(dbg), expect.owner);
   InspectorData d = gather_inspector(*g->ecs, link.selected);
   EXPECT_TRUE(d.found);
@@ -216,43 +220,32 @@ TEST(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
   ASSERT_TRUE(g->ecs->alive(other));
   ASSERT_NE(other, expect.owner);
   link.selected = other;
-  step(ui, dbg, *g, link, 640, 5, false, false);
+  step(640, 5, false, false);
   EXPECT_EQ(dbg.selected, other);
   EXPECT_EQ(debugger_highlight(dbg), other);
 }
 
-TEST(DebuggerUi, ChunkClickJumpsTheCamera) {
-  HeadlessImGui ui;
-  std::unique_ptr<Game> g = start_game();
-  ASSERT_TRUE(g);
-  Debugger dbg;
-  debugger_init(dbg, true);
-  DebugLink link;
-  for (int i = 0; i < 3; ++i) step(ui, dbg, *g, link, 0, 0, false);
+TEST_F(DebuggerUi, ChunkClickJumpsTheCamera) {
+  for (int i = 0; i < 3; ++i) step(0, 0, false);
   ASSERT_GT(dbg.chunk_px, 1.0f);
   // Chunk (5, 2) of the 8 x 8 grid; its centre in cells is (88, 40).
   float mx = dbg.chunk_origin_x + 5.5f * dbg.chunk_px, my = dbg.chunk_origin_y + 2.5f * dbg.chunk_px;
-  step(ui, dbg, *g, link, mx, my, false, false);
-  step(ui, dbg, *g, link, mx, my, true, false);
-  step(ui, dbg, *g, link, mx, my, false, false);
+  step(mx, my, false, false);
+  step(mx, my, true, false);
+  step(mx, my, false, false);
   EXPECT_TRUE(link.camera_jump);
   EXPECT_FLOAT_EQ(link.camera_x, 88.0f);
   EXPECT_FLOAT_EQ(link.camera_y, 40.0f);
 }
 
-TEST(DebuggerUi, F3TogglesAndClosedDebuggerDrawsNothing) {
-  HeadlessImGui ui;
-  std::unique_ptr<Game> g = start_game();
-  ASSERT_TRUE(g);
-  Debugger dbg;
-  debugger_init(dbg, false);
-  DebugLink link;
-  step(ui, dbg, *g, link, 0, 0, false);
+TEST_F(DebuggerUi, F3TogglesAndClosedDebuggerDrawsNothing) {
+  debugger_init(dbg, false);  // starts closed
+  step(0, 0, false);
   EXPECT_EQ(ImGui::GetDrawData()->TotalVtxCount, 0);
   EXPECT_TRUE(debugger_handle_key(dbg, key_event(SDLK_F3)));
   EXPECT_TRUE(dbg.open);
   EXPECT_FALSE(debugger_handle_key(dbg, key_event(SDLK_F4)));
-  step(ui, dbg, *g, link, 0, 0, false);
+  step(0, 0, false);
   EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
   dbg.show_stress = false;  // a closed window comes back when the debugger is reopened
   EXPECT_TRUE(debugger_handle_key(dbg, key_event(SDLK_F3)));
@@ -261,15 +254,9 @@ TEST(DebuggerUi, F3TogglesAndClosedDebuggerDrawsNothing) {
   EXPECT_TRUE(dbg.show_stress);
 }
 
-TEST(DebuggerUi, ViolationIsCountedNamedAndPauses) {
-  HeadlessImGui ui;
-  std::unique_ptr<Game> g = start_game();
-  ASSERT_TRUE(g);
-  Debugger dbg;
-  debugger_init(dbg, true);
+TEST_F(DebuggerUi, ViolationIsCountedNamedAndPauses) {
   dbg.validate_every_tick = true;
-  DebugLink link;
-  step(ui, dbg, *g, link, 0, 0, false);
+  step(0, 0, false);
   EXPECT_EQ(dbg.violation_count, 0u);
   // Break one back-pointer of the collision pool by hand.
   ecs::BackPointer& bp = g->ecs->pool<CollisionVolume>().owners[0];
@@ -279,7 +266,7 @@ TEST(DebuggerUi, ViolationIsCountedNamedAndPauses) {
   EXPECT_GT(dbg.violation_count, 0u);
   EXPECT_NE(dbg.first_violation.find("collision_volumes"), std::string::npos) << dbg.first_violation;
   EXPECT_FALSE(link.pause_request);
-  step(ui, dbg, *g, link, 0, 0, false, false);
+  step(0, 0, false, false);
   EXPECT_TRUE(link.pause_request);
   bp = saved;
   // Without pause_on_violation the count still rises but no pause is asked for.
@@ -289,49 +276,40 @@ TEST(DebuggerUi, ViolationIsCountedNamedAndPauses) {
   bp.local ^= 1;
   debugger_validate(dbg, *g);
   bp = saved;
-  step(ui, dbg, *g, link, 0, 0, false, false);
+  step(0, 0, false, false);
   EXPECT_GT(dbg.violation_count, counted);
   EXPECT_FALSE(link.pause_request);
   debugger_validate(dbg, *g);
   EXPECT_EQ(dbg.violating_ticks, 2u);
 }
 
-TEST(DebuggerUi, NewWorldClearsHistoryAndSelection) {
-  HeadlessImGui ui;
-  std::unique_ptr<Game> a = start_game();
-  ASSERT_TRUE(a);
-  Debugger dbg;
-  debugger_init(dbg, true);
+TEST_F(DebuggerUi, NewWorldClearsHistoryAndSelection) {
   dbg.validate_every_tick = true;
-  DebugLink link;
-  for (int i = 0; i < 5; ++i) step(ui, dbg, *a, link, 0, 0, false);
-  link.selected = a->colonies[0].queen;
-  step(ui, dbg, *a, link, 0, 0, false);
-  ASSERT_EQ(dbg.selected, a->colonies[0].queen);
+  for (int i = 0; i < 5; ++i) step(0, 0, false);
+  link.selected = g->colonies[0].queen;
+  step(0, 0, false);
+  ASSERT_EQ(dbg.selected, g->colonies[0].queen);
   ASSERT_EQ(dbg.taken_history[0].count, 6);
   ASSERT_EQ(dbg.validated_ticks, 6u);
-  // The window loads another world: its first tick starts a fresh history, and the old
-  // world's handle (which may name another entity in the new one) is dropped on both sides.
-  std::unique_ptr<Game> b = start_game();
-  ASSERT_TRUE(b);
-  a.reset();
-  step(ui, dbg, *b, link, 0, 0, false);
+  // The window loads another world (the old one is gone): its first tick starts a fresh
+  // history, and the old world's handle (which may name another entity in the new one) is
+  // dropped on both sides.
+  std::unique_ptr<Game> next = start_game();
+  ASSERT_TRUE(next);
+  g = std::move(next);
+  step(0, 0, false);
   EXPECT_EQ(dbg.taken_history[0].count, 1);
   EXPECT_EQ(dbg.validated_ticks, 1u);
   EXPECT_TRUE(dbg.selected.is_null());
   EXPECT_TRUE(link.selected.is_null());
   EXPECT_TRUE(debugger_highlight(dbg).is_null() || dbg.map_hover.valid);
   // A selection made in the new world sticks.
-  link.selected = b->colonies[1].queen;
-  step(ui, dbg, *b, link, 0, 0, false);
-  EXPECT_EQ(dbg.selected, b->colonies[1].queen);
+  link.selected = g->colonies[1].queen;
+  step(0, 0, false);
+  EXPECT_EQ(dbg.selected, g->colonies[1].queen);
 }
 
-TEST(DebuggerUi, StressActionsGoThroughCommands) {
-  std::unique_ptr<Game> g = start_game();
-  ASSERT_TRUE(g);
-  Debugger dbg;
-  debugger_init(dbg, true);
+TEST_F(DebuggerUi, StressActionsGoThroughCommands) {
   simulate_tick(*g);
 
   dbg.spawn_count = 150;
