@@ -11,6 +11,7 @@
 
 #include "debugger.h"
 #include "game.h"
+#include "headless_imgui.h"
 
 namespace {
 
@@ -47,13 +48,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(1280, 800);
-  io.IniFilename = nullptr;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  HeadlessImGui ui;
 
   Debugger dbg;
   debugger_init(dbg, true);
@@ -75,16 +70,13 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     debugger_after_tick(dbg, *g);
     hook_ms += ms_since(t0);
-    io.DeltaTime = 1.0f / 60.0f;
-    io.MousePos = ImVec2(float((f * 37) % 1280), float((f * 53) % 800));
+    ImGui::GetIO().MousePos = ImVec2(float((f * 37) % 1280), float((f * 53) % 800));
     t0 = std::chrono::steady_clock::now();
-    ImGui::NewFrame();
-    draw_debugger(dbg, *g, ft, link);
-    ImGui::Render();
+    ImDrawData* drawn = ui.frame([&] { draw_debugger(dbg, *g, ft, link); });
     double d = ms_since(t0);
     draw_ms += d;
     draw_max = std::max(draw_max, d);
-    vertices += ImGui::GetDrawData()->TotalVtxCount;
+    vertices += drawn->TotalVtxCount;
   }
   auto t0 = std::chrono::steady_clock::now();
   size_t violations = g->ecs->validate().size();
@@ -92,7 +84,6 @@ int main(int argc, char** argv) {
   t0 = std::chrono::steady_clock::now();
   ChunkMapData chunks = gather_chunk_map(*g->ecs, ChunkCount::Ants);
   double chunk_ms = ms_since(t0);
-  ImGui::DestroyContext();
 
   std::printf("scenario %s: %u entities (%u simulated), %llu ants alive, tick %llu\n", scenario_path.c_str(),
               g->ecs->live_count(), g->ecs->simulated_count(), (unsigned long long)ants_alive(*g),

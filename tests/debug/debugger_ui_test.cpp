@@ -12,33 +12,10 @@
 #include "debug_check.h"
 #include "debugger.h"
 #include "game.h"
+#include "headless_imgui.h"
 
 namespace colony {
 namespace {
-
-// An ImGui context that needs no window: display size set, font atlas built.
-struct HeadlessImGui {
-  ImGuiContext* ctx = nullptr;
-  HeadlessImGui() {
-    IMGUI_CHECKVERSION();
-    ctx = ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(1280, 800);
-    io.IniFilename = nullptr;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(ctx); }
-  template <class Fn>
-  ImDrawData* frame(Fn&& draw) {
-    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-    ImGui::NewFrame();
-    draw();
-    ImGui::Render();
-    return ImGui::GetDrawData();
-  }
-};
 
 // Two colonies on a 128 x 128 map in 16-cell chunks, the simulation region covering the
 // left half (so there are dormant chunks too).

@@ -1,0 +1,37 @@
+// headless_imgui.h — an ImGui context that needs no window: display size set, font atlas
+// built, no renderer. The debugger is drawn into it by colony_debug_probe (to time it) and
+// by the debugger tests.
+#pragma once
+#include <imgui.h>
+
+namespace colony {
+
+struct HeadlessImGui {
+  ImGuiContext* ctx = nullptr;
+
+  explicit HeadlessImGui(float width = 1280, float height = 800) {
+    IMGUI_CHECKVERSION();
+    ctx = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(width, height);
+    io.IniFilename = nullptr;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  }
+  ~HeadlessImGui() { ImGui::DestroyContext(ctx); }
+  HeadlessImGui(const HeadlessImGui&) = delete;
+  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
+
+  // One 1/60 s frame: NewFrame, draw(), Render. Returns the frame's draw data.
+  template <class Fn>
+  ImDrawData* frame(Fn&& draw) {
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    draw();
+    ImGui::Render();
+    return ImGui::GetDrawData();
+  }
+};
+
+}  // namespace colony
