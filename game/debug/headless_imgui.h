@@ -1,5 +1,5 @@
-// headless_imgui.h — an ImGui context that needs no window: display size set, font atlas
-// built, no renderer. The debugger is drawn into it by colony_debug_probe (to time it) and
+// headless_imgui.h — an ImGui context that needs no window: a 1280 x 800 display, the font
+// atlas built, no renderer. The debugger is drawn into it by colony_debug_probe (to time it) and
 // by the debugger tests.
 #pragma once
 #include <imgui.h>
@@ -9,11 +9,11 @@ namespace colony {
 struct HeadlessImGui {
   ImGuiContext* ctx = nullptr;
 
-  explicit HeadlessImGui(float width = 1280, float height = 800) {
+  HeadlessImGui() {
     IMGUI_CHECKVERSION();
     ctx = ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(width, height);
+    io.DisplaySize = ImVec2(1280, 800);
     io.IniFilename = nullptr;
     unsigned char* pixels = nullptr;
     int w = 0, h = 0;
