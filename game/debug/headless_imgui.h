@@ -1,6 +1,6 @@
-// headless_imgui.h — an ImGui context that needs no window: a 1280 x 800 display, the font
-// atlas built, no renderer. The debugger is drawn into it by colony_debug_probe (to time it) and
-// by the debugger tests.
+// headless_imgui.h — an ImGui context that needs no window: a 1280 x 800 display, the
+// font atlas built, no renderer. colony_debug_probe draws the debugger into it to time it,
+// and the debugger tests to drive it.
 #pragma once
 #include <imgui.h>
 
