@@ -58,10 +58,8 @@ struct Pool {
   Buffer<BackPointer> owners;
   PoolStats stats;
 
-  explicit Pool(u32 capacity) {
-    // Allocated once; pages are committed by the OS only as the pool fills.
-    items = make_buffer<C>(capacity);
-    owners = make_buffer<BackPointer>(capacity);
+  // Allocated once; pages are committed by the OS only as the pool fills.
+  explicit Pool(u32 capacity) : items(make_buffer<C>(capacity)), owners(make_buffer<BackPointer>(capacity)) {
     stats.name = C::kPoolName;
     stats.capacity = capacity;
     stats.max_per_entity = kMax;
