@@ -79,11 +79,13 @@ void plot_series(const char* label, const Series& s, const char* overlay, float 
 }
 
 // Places a window the first time it appears; afterwards ImGui remembers where the player put it.
-// Positions are fractions of the display so the layout holds at 1280x800 and larger.
-void place_window(float fx, float fy, float fw, float fh) {
+// Positions are fractions of the display so the layout holds at 1280x800 and larger. A
+// window that would start above min_top starts there instead and keeps its bottom edge.
+void place_window(float fx, float fy, float fw, float fh, float min_top = 0) {
   ImVec2 d = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(fx * d.x, fy * d.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(fw * d.x, fh * d.y), ImGuiCond_FirstUseEver);
+  float top = std::max(fy * d.y, min_top), bottom = (fy + fh) * d.y;
+  ImGui::SetNextWindowPos(ImVec2(fx * d.x, top), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(fw * d.x, std::max(bottom - top, 0.1f * d.y)), ImGuiCond_FirstUseEver);
 }
 
 unsigned long long next_random(unsigned long long& s) {
@@ -347,7 +349,7 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
 }
 
 void draw_pools_window(Debugger& dbg, Game& g) {
-  place_window(0.005f, 0.085f, 0.33f, 0.45f);
+  place_window(0.005f, 0.085f, 0.33f, 0.45f, dbg.top_clear + 2);
   if (!ImGui::Begin("Pools", &dbg.show_pools)) { ImGui::End(); return; }
   dbg.pools_shown = gather_pool_panel(*g.ecs);
   const PoolPanelData& d = dbg.pools_shown;

@@ -93,6 +93,10 @@ void draw_help(App& app) {
 
 // Window extents from the previous frame, to keep the toolbar clear of the HUD.
 float toolbar_w = 600, hud_right = 260;
+// The HUD's distance from the screen's corner, and its lines while compact: FPS, ants,
+// and refused spawns (or the last error).
+constexpr float kHudMargin = 8;
+constexpr int kCompactHudLines = 3;
 
 ImVec4 colony_imcolor(const Game& g, int colony) {
   if (colony < 0 || size_t(colony) >= g.colonies.size()) return ImVec4(1, 1, 1, 1);
@@ -174,55 +178,84 @@ void draw_toolbar(App& app) {
 
 // [SECTION] HUD
 
+// The colonies' ants and food, one row each.
+void draw_colony_table(Game& g) {
+  if (!ImGui::BeginTable("colonies", 3, ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupColumn("colony");
+  ImGui::TableSetupColumn("ants");
+  ImGui::TableSetupColumn("food");
+  ImGui::TableHeadersRow();
+  for (size_t c = 0; c < g.colonies.size(); ++c) {
+    const Colony& col = g.colonies[c];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::ColorButton("##c", colony_imcolor(g, int(c)), ImGuiColorEditFlags_NoTooltip, ImVec2(11, 11));
+    ImGui::SameLine();
+    ImGui::Text("%zu", c + 1);
+    ImGui::TableNextColumn();
+    ImGui::Text("%llu", (unsigned long long)col.alive);
+    ImGui::TableNextColumn();
+    if (col.starving)
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f starving", col.food);
+    else
+      ImGui::Text("%.0f", col.food);
+  }
+  ImGui::EndTable();
+}
+
+// While the debugger is open its Pools panel sits just below the HUD's first lines (see
+// hud_compact_bottom) and shows the same counts, so the HUD keeps to those lines.
+bool hud_compact(const App& app) { return app.debugger.open && app.debugger.show_pools; }
+
 void draw_hud(App& app) {
   Game& g = *app.game;
-  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_Always);
+  ImGui::SetNextWindowPos(ImVec2(kHudMargin, kHudMargin), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.6f);
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   if (ImGui::Begin("##hud", nullptr, flags)) {
     ImGui::Text("FPS %.0f  TPS %.0f  %dx%s", app.stats.fps, app.stats.tps, app.speed, app.paused ? "  PAUSED" : "");
     ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
-    if (g.spawn_refused)
+    bool compact = hud_compact(app);
+    // Compact, the third line is the last error if there is one (the Pools panel shows
+    // the refused spawns too).
+    if (compact && !app.error.empty())
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", app.error.c_str());
+    else if (g.spawn_refused)
       ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu", (unsigned long long)g.spawn_refused);
     else
       ImGui::TextDisabled("refused spawns 0");
-    if (ImGui::BeginTable("colonies", 3, ImGuiTableFlags_SizingFixedFit)) {
-      ImGui::TableSetupColumn("colony");
-      ImGui::TableSetupColumn("ants");
-      ImGui::TableSetupColumn("food");
-      ImGui::TableHeadersRow();
-      for (size_t c = 0; c < g.colonies.size(); ++c) {
-        const Colony& col = g.colonies[c];
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::ColorButton("##c", colony_imcolor(g, int(c)), ImGuiColorEditFlags_NoTooltip, ImVec2(11, 11));
-        ImGui::SameLine();
-        ImGui::Text("%zu", c + 1);
-        ImGui::TableNextColumn();
-        ImGui::Text("%llu", (unsigned long long)col.alive);
-        ImGui::TableNextColumn();
-        if (col.starving)
-          ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f starving", col.food);
-        else
-          ImGui::Text("%.0f", col.food);
-      }
-      ImGui::EndTable();
+    if (!compact) {
+      draw_colony_table(g);
+      ImGui::TextDisabled("frame: build %.1f  submit %.1f ms", app.stats.build_ms, app.stats.submit_ms);
+      if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
+      if (!app.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", app.error.c_str());
+      ImGui::TextDisabled("F1 help  F3 debugger");
     }
-    ImGui::TextDisabled("frame: build %.1f  submit %.1f ms", app.stats.build_ms, app.stats.submit_ms);
-    if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
-    if (!app.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", app.error.c_str());
-    ImGui::TextDisabled("F1 help  F3 debugger");
     hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
   }
   ImGui::End();
 }
 
+}  // namespace
+
+// Computed, not measured: the debugger places its panels on their first frame, before the
+// HUD's window has been sized.
+float hud_compact_bottom() {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  return kHudMargin + 2 * (st.WindowPadding.y + st.WindowBorderSize) +
+         float(kCompactHudLines) * ImGui::GetTextLineHeightWithSpacing() - st.ItemSpacing.y;
+}
+
+namespace {
+
 // [SECTION] Inspector
 
+// The selected entity's summary, bottom left. The debugger's Entity inspector shows it all
+// and more, and its Pool map panel sits there, so it stands in while it is open.
 void draw_inspector(App& app) {
   Game& g = *app.game;
-  if (app.selected.is_null()) return;
+  if (app.selected.is_null() || (app.debugger.open && app.debugger.show_inspector)) return;
   const Record* r = g.ecs->find(app.selected);
   if (!r) return;
   const Body& b = r->payload;

@@ -6,14 +6,17 @@
 //   [SECTION] Pixels: what the frame shows
 //   [SECTION] Tools and time through injected events
 //   [SECTION] The frame batch
-//   [SECTION] Debugger link, camera, command line
+//   [SECTION] Debugger link and layout, camera, command line
 #include <SDL.h>
 #include <SDL_image.h>
 #include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -384,7 +387,7 @@ TEST(RenderBatch, ACrowdAtMiddleDistanceIsStampedIntoOneImage) {
   EXPECT_GT(blue, 1000u);
 }
 
-// [SECTION] Debugger link, camera, command line
+// [SECTION] Debugger link and layout, camera, command line
 
 TEST(RenderLink, TheWindowHonoursCameraJumpsPauseRequestsAndScenarioLoads) {
   Harness h(data("nests.json"));
@@ -403,6 +406,44 @@ TEST(RenderLink, TheWindowHonoursCameraJumpsPauseRequestsAndScenarioLoads) {
   EXPECT_TRUE(h.app.link.load_scenario.empty());
   EXPECT_EQ(h.game().width, 64u);
   EXPECT_EQ(h.game().colonies.size(), 1u);
+}
+
+// Where an ImGui window was drawn in the last frame, or nothing if it was not drawn.
+std::optional<ImRect> drawn_window(const char* name) {
+  ImGuiWindow* w = ImGui::FindWindowByName(name);
+  if (!w || !w->Active) return std::nullopt;
+  return w->Rect();
+}
+
+// With the debugger open at 1280x800 the HUD keeps to its first lines, above the Pools
+// panel, and the selected ant's summary (bottom left) gives way to the debugger's Entity
+// inspector; both used to cover a panel. Closed, the HUD shows its colony table again.
+TEST(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
+  Harness h(data("nests.json"), 1280, 800);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.app.show_hud = true;
+  h.game().ecs->for_each_simulated([&](Record& r) {
+    if (h.app.link.selected.is_null() && is_ant(r.payload.kind)) h.app.link.selected = r.header.handle;
+  });
+  ASSERT_FALSE(h.app.link.selected.is_null());
+  h.app.paused = true;
+  h.app.debugger.open = true;
+  h.frames(2);
+  std::optional<ImRect> hud = drawn_window("##hud"), pools = drawn_window("Pools"), map = drawn_window("Pool map");
+  ASSERT_TRUE(hud && pools && map);
+  EXPECT_LE(hud->Max.y, pools->Min.y);
+  EXPECT_FALSE(hud->Overlaps(*pools));
+  EXPECT_FALSE(drawn_window("##inspector"));
+  EXPECT_TRUE(drawn_window("Entity inspector"));
+
+  float compact_height = hud->GetHeight();
+  h.app.debugger.open = false;
+  h.frames(2);
+  hud = drawn_window("##hud");
+  ASSERT_TRUE(hud);
+  EXPECT_GT(hud->GetHeight(), compact_height + 4 * ImGui::GetTextLineHeight());  // the colony table is back
+  EXPECT_TRUE(drawn_window("##inspector"));
+  EXPECT_FALSE(drawn_window("Pools"));
 }
 
 TEST(RenderCamera, WheelZoomKeepsThePointUnderTheCursor) {
