@@ -468,11 +468,18 @@ class World {
   // larger one by the mark and close passes.
   template <MarkMode kMode>
   u32 destroy_entities(std::span<const Handle> batch) {
-    if (batch.size() <= swap_release_max_) return release_one_at_a_time<kMode>(batch);
+    if (batch.size() <= swap_release_max_) return release_small_batch<kMode>(batch);
     u32 died = mark_batch<kMode, Cs...>(in_directory_order(batch));
     (close_holes<Cs>(ReleaseStrategy::Auto), ...);
     return died;
   }
+  // A small batch, released one entity at a time, in a function of its own. Inlined into
+  // destroy_entities beside the mark pass, the same loop over the same instructions (0.3 %
+  // more, callgrind) ran 2-10 % slower than destroy() called once per victim: measured in
+  // one process, the two alternating on 200 victims of 2,000 ants, in either order of the
+  // worlds' creation. Out of line it runs level with destroy() (0.98-1.01).
+  template <MarkMode kMode>
+  [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch) { return release_one_at_a_time<kMode>(batch); }
   // Every slot of each live victim released by swap-with-last, then its record freed:
   // destroy() and the small batches.
   template <MarkMode kMode>
