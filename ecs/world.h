@@ -475,9 +475,9 @@ class World {
   }
   // A small batch, released one entity at a time, in a function of its own. Inlined into
   // destroy_entities beside the mark pass, the same loop over the same instructions (0.3 %
-  // more, callgrind) ran 2-10 % slower than destroy() called once per victim: measured in
+  // more, callgrind) ran 1-10 % slower than destroy() called once per victim: measured in
   // one process, the two alternating on 200 victims of 2,000 ants, in either order of the
-  // worlds' creation. Out of line it runs level with destroy() (0.98-1.01).
+  // worlds' creation. Out of line it runs level with destroy() (0.98-1.02).
   template <MarkMode kMode>
   [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch) { return release_one_at_a_time<kMode>(batch); }
   // Every slot of each live victim released by swap-with-last, then its record freed:
