@@ -6,7 +6,9 @@
 
 With repetitions the median aggregate of each benchmark is used, otherwise the median of
 its runs. Targets name the largest N present, so a --tiny run prints the same table at
-toy sizes. --strict exits 1 when a target is missed or missing.
+toy sizes. --strict exits 1 when a target is missed or missing. The paired kills
+(paired/kill/...) are listed after the targets, each against the limit of the target it
+checks; they do not count towards the targets met.
 """
 import json
 import re
@@ -55,6 +57,39 @@ def spread(path):
                 if key in b:
                     out[b.get("run_name", b["name"])] = 100.0 * b[key]
     return out
+
+
+# The paired kills (both variants in one process, taking turns) and the target limit each
+# one checks: (a, b, percent) -> limit on a / b.
+PAIRED_LIMITS = {("pools", "pools_swap_one", 10): 1.0, ("pools", "heap", 50): 0.35}
+
+
+def paired_block(path, table):
+    """Prints each paired/kill benchmark's ratio: median and range over the repetitions."""
+    with open(path) as f:
+        doc = json.load(f)
+    ratios = {}
+    for b in doc.get("benchmarks", []):
+        name = b.get("run_name", b["name"])
+        if name.startswith("paired/") and b.get("run_type") != "aggregate" and "ratio" in b:
+            ratios.setdefault(name, []).append(b["ratio"])
+    if not ratios:
+        return
+    print()
+    print("paired kills (both variants in one process, taking turns; the same moments of the machine):")
+    for name in sorted(ratios):
+        m = re.fullmatch(r"paired/kill/([a-z_]+)_vs_([a-z_]+)/(\d+)/(\d+)", name)
+        if not m:
+            continue
+        a, b, n, pct = m.group(1), m.group(2), m.group(3), int(m.group(4))
+        rs = ratios[name]
+        row = table.get(name, {})
+        limit = PAIRED_LIMITS.get((a, b, pct))
+        verdict = "" if limit is None else f"  limit {limit:g}: " + ("within" if statistics.median(rs) <= limit else "beyond")
+        print(f"  {a} / {b} at {n} ants, {pct} %: ratio {statistics.median(rs):.3f} "
+              f"(range {min(rs):.3f}-{max(rs):.3f} over {len(rs)}; "
+              f"{row.get('a_ns_per_ant', float('nan')):.4g} / {row.get('b_ns_per_ant', float('nan')):.4g} ns per ant)"
+              + verdict)
 
 
 def largest(table, pattern):
@@ -160,6 +195,8 @@ def main(argv):
         print()
         print("noisiest (coefficient of variation across repetitions): " +
               ", ".join(f"{k} {v:.1f}%" for k, v in noisy))
+
+    paired_block(args[0], table)
 
     missed = sum(1 for r in rows if r[2] is not True)
     print()

@@ -74,6 +74,10 @@ class BenchSmoke : public ::testing::Test {
     for (int c : kChurn)
       for (const auto& v : kVariants)
         out.push_back({bench_name("iterate", v, kTinyAnts, c), "gb_per_s"});
+    // The paired kills: pools against swap-one at 10 %, against the heap at 50 % (one
+    // size in a tiny run).
+    out.push_back({bench_name("paired/kill", "pools_vs_pools_swap_one", kTinyAnts, 10), "ratio"});
+    out.push_back({bench_name("paired/kill", "pools_vs_heap", kTinyAnts, 50), "ratio"});
     out.push_back({"stream/rmw", "gb_per_s"});
     out.push_back({"tick/full/" + std::to_string(kTinyFullAnts), "ticks_per_s"});
     out.push_back({"tick/chunked/" + std::to_string(kTinyChunkedAnts), "ticks_per_s"});
@@ -141,6 +145,20 @@ TEST_F(BenchSmoke, MemoryOverheadIsAtLeastThePieceItself) {
     }
 }
 
+// A paired kill times both variants over the same rounds: its ratio is a's time per ant
+// over b's, and each side's time is its own.
+TEST_F(BenchSmoke, PairedKillsReportBothSidesAndTheirRatio) {
+  for (const char* pair : {"pools_vs_pools_swap_one", "pools_vs_heap"})
+    for (int k : kPercents) {
+      const nlohmann::json* b = run(bench_name("paired/kill", pair, kTinyAnts, k));
+      if (!b) continue;  // each pair runs at one percentage
+      double a_ns = b->value("a_ns_per_ant", 0.0), b_ns = b->value("b_ns_per_ant", 0.0);
+      EXPECT_GT(a_ns, 0.0) << pair;
+      EXPECT_GT(b_ns, 0.0) << pair;
+      EXPECT_NEAR(b->value("ratio", 0.0), a_ns / b_ns, 1e-9 * a_ns / b_ns) << pair;
+    }
+}
+
 TEST_F(BenchSmoke, TickBenchmarksRunTheRealGame) {
   const nlohmann::json* full = run("tick/full/" + std::to_string(kTinyFullAnts));
   ASSERT_NE(full, nullptr);
@@ -172,7 +190,8 @@ TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {
   for (const char* line : {"kill/pools/200/50 <= 0.4 x pools_swap_one", "kill/pools/200/50 <= 0.35 x heap",
                            "kill/pools/200/10 <= pools_swap_one", "spawn/pools/200/10 >= 4x faster than heap",
                            "iterate/pools/200/4 >= 0.85 x stream/rmw", "tick/full/100 >= 60 ticks/s",
-                           "tick/chunked/2000 >= 30 ticks/s", "tick/bomb/50 < 2 ms", "targets met"})
+                           "tick/chunked/2000 >= 30 ticks/s", "tick/bomb/50 < 2 ms", "targets met",
+                           "pools / heap at 200 ants, 50 %: ratio", "pools / pools_swap_one at 200 ants, 10 %: ratio"})
     EXPECT_NE(out.find(line), std::string::npos) << "ratios.py output lacks '" << line << "':\n" << out;
 }
 
