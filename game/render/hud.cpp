@@ -237,18 +237,6 @@ void draw_hud(App& app) {
   ImGui::End();
 }
 
-}  // namespace
-
-// Computed, not measured: the debugger places its panels on their first frame, before the
-// HUD's window has been sized.
-float hud_compact_bottom() {
-  const ImGuiStyle& st = ImGui::GetStyle();
-  return kHudMargin + 2 * (st.WindowPadding.y + st.WindowBorderSize) +
-         float(kCompactHudLines) * ImGui::GetTextLineHeightWithSpacing() - st.ItemSpacing.y;
-}
-
-namespace {
-
 // [SECTION] Inspector
 
 // The selected entity's summary, bottom left. The debugger's Entity inspector shows it all
@@ -295,6 +283,14 @@ static void draw_pause_banner(const App& app) {
   ImVec2 at(io.DisplaySize.x * 0.5f - size.x * 0.5f, 84);
   dl->AddRectFilled(ImVec2(at.x - 12, at.y - 6), ImVec2(at.x + size.x + 12, at.y + size.y + 6), IM_COL32(0, 0, 0, 140), 6);
   dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * scale, at, IM_COL32(255, 225, 130, 255), text);
+}
+
+// Computed, not measured: the debugger places its panels on their first frame, before the
+// HUD's window has been sized.
+float hud_compact_bottom() {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  return kHudMargin + 2 * (st.WindowPadding.y + st.WindowBorderSize) +
+         float(kCompactHudLines) * ImGui::GetTextLineHeightWithSpacing() - st.ItemSpacing.y;
 }
 
 void draw_ui(App& app) {
