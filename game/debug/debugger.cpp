@@ -544,7 +544,7 @@ void draw_slot_table(const PoolSlots& ps) {
 }
 
 void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.665f, 0.085f, 0.33f, 0.34f);
+  place_window(0.665f, 0.085f, 0.33f, 0.34f, dbg.top_clear + 2);
   if (!ImGui::Begin("Entity inspector", &dbg.show_inspector)) { ImGui::End(); return; }
   if (dbg.selected.is_null()) {
     ImGui::TextWrapped("Click an ant in the world or a cell in the pool map.");

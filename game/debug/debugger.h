@@ -68,8 +68,8 @@ struct Debugger {
   bool open = false;
   bool show_pools = true, show_pool_map = true, show_inspector = true;
   bool show_chunks = true, show_frame = true, show_stress = true;
-  // Pixels at the top of the screen the game's HUD keeps: the Pools panel first opens
-  // below them.
+  // Pixels at the top of the screen the game's HUD and toolbar keep: the Pools panel and
+  // the Entity inspector first open below them.
   float top_clear = 0;
 
   // Selection: the debugger's own, synced with DebugLink::selected.

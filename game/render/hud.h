@@ -10,7 +10,7 @@ struct App;
 void style_ui();
 void draw_ui(App& app);
 // Where the HUD ends, in pixels from the top, while the debugger is open (it then keeps to
-// its first lines): the debugger's left panels open below it.
+// its first lines); the toolbar ends above it. The debugger's top panels open below it.
 float hud_compact_bottom();
 
 // Every control, one line each (the help overlay and the README list these).

@@ -415,11 +415,15 @@ std::optional<ImRect> drawn_window(const char* name) {
   return w->Rect();
 }
 
-// With the debugger open at 1280x800 the HUD keeps to its first lines, above the Pools
-// panel, and the selected ant's summary (bottom left) gives way to the debugger's Entity
-// inspector; both used to cover a panel. Closed, the HUD shows its colony table again.
-TEST(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
-  Harness h(data("nests.json"), 1280, 800);
+// With the debugger open the HUD keeps to its first lines, above the Pools panel, the
+// toolbar ends above the Entity inspector, and the selected ant's summary (bottom left)
+// gives way to the debugger's inspector; each used to cover a panel (the toolbar at 700
+// pixels high). Closed, the HUD shows its colony table again.
+class RenderLayout : public testing::TestWithParam<std::pair<int, int>> {};
+INSTANTIATE_TEST_SUITE_P(WindowSizes, RenderLayout, testing::Values(std::pair{1280, 800}, std::pair{1024, 700}));
+
+TEST_P(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
+  Harness h(data("nests.json"), GetParam().first, GetParam().second);
   ASSERT_TRUE(h.ok) << h.err;
   h.app.show_hud = true;
   h.game().ecs->for_each_simulated([&](Record& r) {
@@ -433,8 +437,11 @@ TEST(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
   ASSERT_TRUE(hud && pools && map);
   EXPECT_LE(hud->Max.y, pools->Min.y);
   EXPECT_FALSE(hud->Overlaps(*pools));
+  std::optional<ImRect> toolbar = drawn_window("##toolbar"), inspector = drawn_window("Entity inspector");
+  ASSERT_TRUE(toolbar && inspector);
+  EXPECT_FALSE(toolbar->Overlaps(*inspector));
+  EXPECT_FALSE(toolbar->Overlaps(*pools));
   EXPECT_FALSE(drawn_window("##inspector"));
-  EXPECT_TRUE(drawn_window("Entity inspector"));
 
   float compact_height = hud->GetHeight();
   h.app.debugger.open = false;
