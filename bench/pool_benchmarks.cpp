@@ -172,12 +172,17 @@ void bench_paired_kill(benchmark::State& st, u32 n, u32 percent, bool tiny) {
   double ta = 0, tb = 0;
   u64 rounds = 0;
   for (auto _ : st) {
-    bool a_first = rounds % 2 == 0;
-    double t = a_first ? timed_kill(a, k) : timed_kill(b, k);
-    double u = a_first ? timed_kill(b, k) : timed_kill(a, k);
-    ta += a_first ? t : u;
-    tb += a_first ? u : t;
-    st.SetIterationTime(t + u);
+    double t_a, t_b;
+    if (rounds % 2 == 0) {
+      t_a = timed_kill(a, k);
+      t_b = timed_kill(b, k);
+    } else {
+      t_b = timed_kill(b, k);
+      t_a = timed_kill(a, k);
+    }
+    ta += t_a;
+    tb += t_b;
+    st.SetIterationTime(t_a + t_b);
     ++rounds;
     if (!a.checked(st, tiny) || !b.checked(st, tiny)) return;
   }

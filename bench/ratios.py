@@ -18,14 +18,18 @@ import sys
 VARIANTS = ["pools", "pools_swap_one", "heap", "size_buckets"]
 
 
-def load(path):
-    """name -> {counter: median value}, plus the run context."""
+def read_doc(path):
+    """The benchmark JSON, or exit 2 with one line naming the file."""
     try:
         with open(path) as f:
-            doc = json.load(f)
+            return json.load(f)
     except (OSError, ValueError) as e:
         print(f"{path}: cannot read benchmark JSON: {e}", file=sys.stderr)
         sys.exit(2)
+
+
+def load(doc):
+    """name -> {counter: median value}, plus the run context."""
     runs, medians = {}, {}
     for b in doc.get("benchmarks", []):
         if b.get("error_occurred"):
@@ -46,10 +50,8 @@ def load(path):
     return table, doc.get("context", {})
 
 
-def spread(path):
+def spread(doc):
     """name -> coefficient of variation (%) of its main counter, when repetitions ran."""
-    with open(path) as f:
-        doc = json.load(f)
     out = {}
     for b in doc.get("benchmarks", []):
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "cv":
@@ -64,10 +66,8 @@ def spread(path):
 PAIRED_LIMITS = {("pools", "pools_swap_one", 10): 1.0, ("pools", "heap", 50): 0.35}
 
 
-def paired_block(path, table):
+def paired_block(doc, table):
     """Prints each paired/kill benchmark's ratio: median and range over the repetitions."""
-    with open(path) as f:
-        doc = json.load(f)
     ratios = {}
     for b in doc.get("benchmarks", []):
         name = b.get("run_name", b["name"])
@@ -108,8 +108,9 @@ def main(argv):
     if len(args) != 1:
         print("usage: ratios.py BENCH.json [--strict]", file=sys.stderr)
         return 2
-    table, ctx = load(args[0])
-    cv = spread(args[0])
+    doc = read_doc(args[0])
+    table, ctx = load(doc)
+    cv = spread(doc)
 
     def value(name, counter):
         return table.get(name, {}).get(counter)
@@ -196,7 +197,7 @@ def main(argv):
         print("noisiest (coefficient of variation across repetitions): " +
               ", ".join(f"{k} {v:.1f}%" for k, v in noisy))
 
-    paired_block(args[0], table)
+    paired_block(doc, table)
 
     missed = sum(1 for r in rows if r[2] is not True)
     print()

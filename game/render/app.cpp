@@ -558,7 +558,9 @@ bool app_frame(App& app) {
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
   if (!app.skip_ui) draw_ui(app);
-  app.debugger.top_clear = !app.skip_ui && app.show_hud ? hud_compact_bottom() : 0;
+  // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
+  // Set each frame because the font's line height is known only after NewFrame.
+  app.debugger.top_clear = hud_compact_bottom();
   FrameTimes ft{app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms, app.stats.fps, app.stats.tps};
   draw_debugger(app.debugger, g, ft, app.link);
   ImGui::Render();

@@ -97,6 +97,7 @@ float toolbar_w = 600, hud_right = 260;
 // and refused spawns (or the last error).
 constexpr float kHudMargin = 8;
 constexpr int kCompactHudLines = 3;
+const ImVec4 kErrorColor(1, 0.45f, 0.35f, 1);  // the last error's line, in either form of the HUD
 
 ImVec4 colony_imcolor(const Game& g, int colony) {
   if (colony < 0 || size_t(colony) >= g.colonies.size()) return ImVec4(1, 1, 1, 1);
@@ -220,7 +221,7 @@ void draw_hud(App& app) {
     // Compact, the third line is the last error if there is one (the Pools panel shows
     // the refused spawns too).
     if (compact && !app.error.empty())
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", app.error.c_str());
+      ImGui::TextColored(kErrorColor, "%s", app.error.c_str());
     else if (g.spawn_refused)
       ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu", (unsigned long long)g.spawn_refused);
     else
@@ -229,7 +230,7 @@ void draw_hud(App& app) {
       draw_colony_table(g);
       ImGui::TextDisabled("frame: build %.1f  submit %.1f ms", app.stats.build_ms, app.stats.submit_ms);
       if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
-      if (!app.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", app.error.c_str());
+      if (!app.error.empty()) ImGui::TextColored(kErrorColor, "%s", app.error.c_str());
       ImGui::TextDisabled("F1 help  F3 debugger");
     }
     hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();

@@ -12,6 +12,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -22,6 +23,9 @@ const int kTinyAnts = 200;
 const std::vector<int> kPercents = {10, 50};
 const std::vector<int> kChurn = {0, 4};
 const int kTinyFullAnts = 100, kTinyChunkedAnts = 2000, kTinyBombVictims = 50;
+// The paired kills: pools against swap-one at 10 %, against the heap at 50 % (one size,
+// the only one, in a tiny run).
+const std::vector<std::pair<std::string, int>> kPairedKills = {{"pools_vs_pools_swap_one", 10}, {"pools_vs_heap", 50}};
 
 // <family>/<variant>/<n>/<arg>, the suite's naming scheme.
 std::string bench_name(const std::string& family, const std::string& variant, int n, int arg) {
@@ -74,10 +78,7 @@ class BenchSmoke : public ::testing::Test {
     for (int c : kChurn)
       for (const auto& v : kVariants)
         out.push_back({bench_name("iterate", v, kTinyAnts, c), "gb_per_s"});
-    // The paired kills: pools against swap-one at 10 %, against the heap at 50 % (one
-    // size in a tiny run).
-    out.push_back({bench_name("paired/kill", "pools_vs_pools_swap_one", kTinyAnts, 10), "ratio"});
-    out.push_back({bench_name("paired/kill", "pools_vs_heap", kTinyAnts, 50), "ratio"});
+    for (const auto& [pair, k] : kPairedKills) out.push_back({bench_name("paired/kill", pair, kTinyAnts, k), "ratio"});
     out.push_back({"stream/rmw", "gb_per_s"});
     out.push_back({"tick/full/" + std::to_string(kTinyFullAnts), "ticks_per_s"});
     out.push_back({"tick/chunked/" + std::to_string(kTinyChunkedAnts), "ticks_per_s"});
@@ -148,15 +149,14 @@ TEST_F(BenchSmoke, MemoryOverheadIsAtLeastThePieceItself) {
 // A paired kill times both variants over the same rounds: its ratio is a's time per ant
 // over b's, and each side's time is its own.
 TEST_F(BenchSmoke, PairedKillsReportBothSidesAndTheirRatio) {
-  for (const char* pair : {"pools_vs_pools_swap_one", "pools_vs_heap"})
-    for (int k : kPercents) {
-      const nlohmann::json* b = run(bench_name("paired/kill", pair, kTinyAnts, k));
-      if (!b) continue;  // each pair runs at one percentage
-      double a_ns = b->value("a_ns_per_ant", 0.0), b_ns = b->value("b_ns_per_ant", 0.0);
-      EXPECT_GT(a_ns, 0.0) << pair;
-      EXPECT_GT(b_ns, 0.0) << pair;
-      EXPECT_NEAR(b->value("ratio", 0.0), a_ns / b_ns, 1e-9 * a_ns / b_ns) << pair;
-    }
+  for (const auto& [pair, k] : kPairedKills) {
+    const nlohmann::json* b = run(bench_name("paired/kill", pair, kTinyAnts, k));
+    ASSERT_NE(b, nullptr) << pair;
+    double a_ns = b->value("a_ns_per_ant", 0.0), b_ns = b->value("b_ns_per_ant", 0.0);
+    EXPECT_GT(a_ns, 0.0) << pair;
+    EXPECT_GT(b_ns, 0.0) << pair;
+    EXPECT_NEAR(b->value("ratio", 0.0), a_ns / b_ns, 1e-9 * a_ns / b_ns) << pair;
+  }
 }
 
 TEST_F(BenchSmoke, TickBenchmarksRunTheRealGame) {
