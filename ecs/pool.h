@@ -52,6 +52,7 @@ template <Component C>
 struct Pool {
   static constexpr u32 kMax = C::kMaxPerEntity;
   static_assert(kMax < PoolStats::kMaxHistogram, "histogram too small for this maximum");
+  static_assert(kMax <= kMaxLocal, "a back-pointer's local index cannot name this many slots");
   using List = SlotList<kMax>;
 
   Buffer<C> items;

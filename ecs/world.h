@@ -109,7 +109,7 @@ class World {
   static constexpr u32 kCompactDivisor = 4;
 
   explicit World(const Config& config)
-      : grid_(checked_grid(config.grid)),
+      : grid_(checked_grid(config)),
         store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
                            config.grid.chunk_count(), config.block_records, u32(sizeof(Lists))}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
@@ -157,6 +157,15 @@ class World {
     return r ? &r->payload : nullptr;
   }
   bool dying(Handle h) const { return alive(h) && (store_.dir(h.index).flags & kFlagDying); }
+  // The handle of the entity owning a pool entry, or the null handle when no live entity
+  // has that index and the generation bits the entry keeps (the directory has the rest).
+  Handle owner_of(const BackPointer& bp) const {
+    u32 index = u32(bp.owner_index);
+    if (!store_.in_directory(index)) return {};
+    const DirEntry& d = store_.dir(index);
+    if (Tier(d.tier) == Tier::Free || generation_check(d.generation) != bp.owner_generation) return {};
+    return {index, d.generation};
+  }
 
   // O(slots): the record may move (dormant tier) and every back-pointer's chunk is updated.
   Result move_chunk(Handle h, u32 chunk) {
@@ -204,7 +213,7 @@ class World {
     u32 chunk = store_.dir(h.index).chunk, base = p.stats.taken, first_local = l.reserved;
     BackPointer* owners = p.owners.get();
     for (u32 k = 0; k < n; ++k) {
-      owners[base + k] = BackPointer{h.index, h.generation, chunk, first_local + k};
+      owners[base + k] = BackPointer{h.index, generation_check(h.generation), chunk, first_local + k};
       l.slot[first_local + k] = base + k;
     }
     l.reserved = u8(l.reserved + n);
@@ -413,10 +422,11 @@ class World {
     return std::tuple<Pool<Cs>...>(Pool<Cs>(caps[I])...);
   }
   static Record* as_record(RecordHeader* h) { return reinterpret_cast<Record*>(h); }
-  // A back-pointer names its chunk in 24 bits.
-  static const ChunkGrid& checked_grid(const ChunkGrid& grid) {
-    if (grid.chunk_count() > kMaxChunks) throw std::length_error("ecs::World: more chunks than a back-pointer can name (2^24)");
-    return grid;
+  // A back-pointer names its owner's index in 28 bits and its chunk in 22.
+  static const ChunkGrid& checked_grid(const Config& config) {
+    if (config.grid.chunk_count() > kMaxChunks) throw std::length_error("ecs::World: more chunks than a back-pointer can name (2^22)");
+    if (config.max_entities > kMaxEntityIndex) throw std::length_error("ecs::World: more entities than a back-pointer can name (2^28 - 1)");
+    return config.grid;
   }
   Lists& lists(u32 index) { return *reinterpret_cast<Lists*>(store_.entity_extra(index)); }
   const Lists& lists(u32 index) const { return *reinterpret_cast<const Lists*>(store_.entity_extra(index)); }
@@ -776,7 +786,7 @@ class World {
       u32 s = l.slot[k];
       if (s >= p.stats.taken || s >= p.stats.capacity) { v.report(C::kPoolName, s, h, "slot " + std::to_string(k) + " points past taken"); continue; }
       const BackPointer& bp = p.owners[s];
-      if (bp.owner_index != h.index || bp.owner_generation != h.generation || bp.local != k || bp.chunk != r.header.chunk)
+      if (!bp.names(h) || bp.local != k || bp.chunk != r.header.chunk)
         v.report(C::kPoolName, s, h, "back-pointer does not round-trip (slot " + std::to_string(k) + ")");
     }
     v_reserved_[index_of<C>()] += l.reserved;
@@ -860,8 +870,8 @@ class World {
       if (v_hist_[I][k] != st.histogram[k]) { v.report(C::kPoolName, kNone, {}, "histogram bucket " + std::to_string(k) + " disagrees"); break; }
     for (u32 s = 0; s < st.taken && s < st.capacity; ++s) {
       const BackPointer& bp = p.owners[s];
-      Handle owner{bp.owner_index, bp.owner_generation};
-      if (!store_.alive(owner)) { v.report(C::kPoolName, s, owner, "entry owned by a dead or stale handle"); continue; }
+      Handle owner = owner_of(bp);
+      if (owner.is_null()) { v.report(C::kPoolName, s, {u32(bp.owner_index), u32(bp.owner_generation)}, "entry owned by a dead or stale handle"); continue; }
       const Record& r = *as_record(store_.record_of_index(bp.owner_index));
       const auto& l = list_at<C>(bp.owner_index);
       if (bp.local >= l.reserved || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");

@@ -66,7 +66,7 @@ const char* pool_name(int pool) {
 }
 
 Kind owner_kind(const ColonyEcs& ecs, const ecs::BackPointer& bp) {
-  const Record* r = ecs.find(Handle{bp.owner_index, bp.owner_generation});
+  const Record* r = ecs.find(ecs.owner_of(bp));
   if (!r || r->header.kind >= u16(Kind::Count)) return Kind::Count;
   return Kind(r->header.kind);
 }
@@ -159,12 +159,12 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
     unsigned live = first >= taken ? 0 : unsigned(std::min<unsigned long long>(n, taken - first));
     cells[i].fill = float(live) / float(n);
     if (live == 0) continue;
-    cells[i].first_owner = Handle{v.owners[first].owner_index, v.owners[first].owner_generation};
+    cells[i].first_owner = ecs.owner_of(v.owners[first]);
     unsigned samples = std::min(live, max_samples);
     sample_count[i] = (unsigned char)samples;
     for (unsigned k = 0; k < samples; ++k) {
       unsigned e = unsigned(first) + (samples == 1 ? 0 : unsigned((unsigned long long)k * (live - 1) / (samples - 1)));
-      const Record* r = ecs.find(Handle{v.owners[e].owner_index, v.owners[e].owner_generation});
+      const Record* r = ecs.find(ecs.owner_of(v.owners[e]));
       if (r) ecs::prefetch_for_read(r);
       records[i * kMaxSamples + k] = r;
     }
@@ -194,7 +194,7 @@ PoolMapHit pool_entry_info(const ColonyEcs& ecs, int pool, unsigned entry) {
   PoolView v = pool_view(ecs, pool);
   if (!v.stats || entry >= v.stats->taken) return hit;
   const ecs::BackPointer& bp = v.owners[entry];
-  hit.owner = Handle{bp.owner_index, bp.owner_generation};
+  hit.owner = ecs.owner_of(bp);
   hit.owner_chunk = bp.chunk;
   hit.local = bp.local;
   hit.kind = owner_kind(ecs, bp);
@@ -266,7 +266,7 @@ InspectorData gather_inspector(const ColonyEcs& ecs, Handle h) {
       row.added = k < l.added;
       if (row.entry < p.stats.taken) {
         const ecs::BackPointer& bp = p.owners[row.entry];
-        row.back_pointer_ok = bp.owner_index == h.index && bp.owner_generation == h.generation && bp.local == k &&
+        row.back_pointer_ok = bp.names(h) && bp.local == k &&
                               bp.chunk == r->header.chunk;
         row.data = row.added ? describe_component(p.items[row.entry]) : "(reserved)";
       } else {

@@ -72,18 +72,49 @@ TEST(Entity, StoreFullRefusesAndCounts) {
   EXPECT_EQ(violations(w), "");
 }
 
-// A back-pointer keeps the chunk in 24 bits and the local index in 8, beside the owner's
-// handle: the largest values round-trip, and a grid with more chunks than that can name
-// is refused when the world is made.
-TEST(Entity, BackPointersNameEveryChunkAndLocalIndexAGridCanHave) {
-  BackPointer bp{7, 9, kMaxChunks - 1, 255};
-  EXPECT_EQ(bp.owner_index, 7u);
-  EXPECT_EQ(bp.owner_generation, 9u);
+// A back-pointer keeps the owner's index in 28 bits, the chunk in 22 and the local index
+// in 6: the largest values round-trip, and a grid with more chunks, or a directory with
+// more entities, than that can name is refused when the world is made.
+TEST(Entity, BackPointersNameEveryIndexChunkAndLocalIndexAWorldCanHave) {
+  BackPointer bp{kMaxEntityIndex, generation_check(0x1234), kMaxChunks - 1, kMaxLocal - 1};
+  EXPECT_EQ(bp.owner_index, kMaxEntityIndex);
+  EXPECT_EQ(bp.owner_generation, 0x34u);
   EXPECT_EQ(bp.chunk, kMaxChunks - 1);
-  EXPECT_EQ(bp.local, 255u);
+  EXPECT_EQ(bp.local, kMaxLocal - 1);
+  EXPECT_TRUE(bp.names(Handle{kMaxEntityIndex, 0x1234}));
+  EXPECT_FALSE(bp.names(Handle{kMaxEntityIndex, 0x1235}));
+  EXPECT_FALSE(bp.names(Handle{kMaxEntityIndex - 1, 0x1234}));
   auto c = make_config(10, 10, 10, 10);
-  c.grid = ChunkGrid::make(4097, 4096, 1);  // 4097 x 4096 chunks: 4096 more than 2^24
+  c.grid = ChunkGrid::make(2049, 2048, 1);  // 2049 x 2048 chunks: 2048 more than 2^22
   EXPECT_THROW(TestWorld w(c), std::length_error);
+  auto big = make_config(10, 10, 10, 10);
+  big.max_entities = kMaxEntityIndex + 1;  // refused before any memory is taken
+  EXPECT_THROW(TestWorld w(big), std::length_error);
+}
+
+// Back-pointers keep only the low bits of the owner's generation; the whole handle comes
+// back through the directory. An index reused 300 times (its generation past 255) still
+// resolves its entries to the live owner, and an entry naming an earlier generation of
+// that index does not resolve.
+TEST(Entity, OwnerOfAnEntryIsTheWholeHandleAfterTheGenerationWraps) {
+  TestWorld w(make_config(4, 100, 10, 10));
+  Handle h = w.create(0, Tier::Simulated, 1);
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_EQ(w.destroy(h), Result::Ok);
+    Handle next = w.create(0, Tier::Simulated, 1);
+    ASSERT_EQ(next.index, h.index);  // the freed index is taken again
+    h = next;
+  }
+  ASSERT_GT(h.generation, 300u);
+  ASSERT_EQ(w.reserve<Piece>(h, 3), Result::Ok);
+  const BackPointer bp = w.pool<Piece>().owners[w.list<Piece>(*w.find(h)).slot[1]];  // a copy: it outlives the entry
+  EXPECT_EQ(w.owner_of(bp), h);
+  BackPointer old = bp;
+  old.owner_generation = generation_check(h.generation - 1);
+  EXPECT_TRUE(w.owner_of(old).is_null());
+  ASSERT_EQ(w.destroy(h), Result::Ok);
+  EXPECT_TRUE(w.owner_of(bp).is_null());  // the entry's owner is gone
+  EXPECT_EQ(violations(w), "");
 }
 
 TEST(Entity, BadChunkOrTierRefusesCreate) {

@@ -19,7 +19,8 @@ void expect_round_trip(TestWorld& w, Handle h) {
   for (u32 k = 0; k < l.reserved; ++k) {
     const BackPointer& bp = w.pool<C>().owners[l.slot[k]];
     EXPECT_EQ(bp.owner_index, h.index) << "slot " << k;
-    EXPECT_EQ(bp.owner_generation, h.generation) << "slot " << k;
+    EXPECT_EQ(bp.owner_generation, generation_check(h.generation)) << "slot " << k;
+    EXPECT_EQ(w.owner_of(bp), h) << "slot " << k;
     EXPECT_EQ(bp.chunk, rec.header.chunk) << "slot " << k;
     EXPECT_EQ(bp.local, k) << "slot " << k;
     EXPECT_LT(l.slot[k], w.pool<C>().taken());

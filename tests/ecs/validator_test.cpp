@@ -53,7 +53,7 @@ TEST(Validator, BackPointerToTheWrongOwner) {
   Corruptible f;
   u32 entry = f.w.list<Piece>(f.rec(f.a)).slot[2];
   f.w.pool<Piece>().owners[entry].owner_index = f.b.index;
-  f.w.pool<Piece>().owners[entry].owner_generation = f.b.generation;
+  f.w.pool<Piece>().owners[entry].owner_generation = generation_check(f.b.generation);
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "pieces", entry, f.a, "back-pointer does not round-trip")) << all_text(vs);
   EXPECT_TRUE(reported(vs, "pieces", entry, f.b, "does not point back")) << all_text(vs);
