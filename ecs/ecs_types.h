@@ -41,10 +41,10 @@ inline constexpr u32 kGenerationCheckBits = 8;
 constexpr u32 generation_check(u32 generation) { return generation & ((1u << kGenerationCheckBits) - 1); }
 
 struct BackPointer {
-  u64 owner_index : 28;                       // up to kMaxEntityIndex
+  u64 owner_index : 28;                         // up to kMaxEntityIndex
   u64 owner_generation : kGenerationCheckBits;  // generation_check(owner's generation)
-  u64 chunk : 22;                             // below kMaxChunks
-  u64 local : 6;                              // below kMaxLocal
+  u64 chunk : 22;                               // below kMaxChunks
+  u64 local : 6;                                // below kMaxLocal
   // Whether this entry names h as its owner (index, and generation as far as it keeps it).
   constexpr bool names(Handle h) const { return owner_index == h.index && owner_generation == generation_check(h.generation); }
 };

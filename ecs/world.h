@@ -109,7 +109,7 @@ class World {
   static constexpr u32 kCompactDivisor = 4;
 
   explicit World(const Config& config)
-      : grid_(checked_grid(config)),
+      : grid_(grid_a_back_pointer_can_name(config)),
         store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
                            config.grid.chunk_count(), config.block_records, u32(sizeof(Lists))}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
@@ -422,8 +422,9 @@ class World {
     return std::tuple<Pool<Cs>...>(Pool<Cs>(caps[I])...);
   }
   static Record* as_record(RecordHeader* h) { return reinterpret_cast<Record*>(h); }
-  // A back-pointer names its owner's index in 28 bits and its chunk in 22.
-  static const ChunkGrid& checked_grid(const Config& config) {
+  // The config's grid, once the world it describes fits its back-pointers: an owner's
+  // index in 28 bits, a chunk in 22.
+  static const ChunkGrid& grid_a_back_pointer_can_name(const Config& config) {
     if (config.grid.chunk_count() > kMaxChunks) throw std::length_error("ecs::World: more chunks than a back-pointer can name (2^22)");
     if (config.max_entities > kMaxEntityIndex) throw std::length_error("ecs::World: more entities than a back-pointer can name (2^28 - 1)");
     return config.grid;
@@ -874,7 +875,10 @@ class World {
       if (owner.is_null()) { v.report(C::kPoolName, s, {u32(bp.owner_index), u32(bp.owner_generation)}, "entry owned by a dead or stale handle"); continue; }
       const Record& r = *as_record(store_.record_of_index(bp.owner_index));
       const auto& l = list_at<C>(bp.owner_index);
-      if (bp.local >= l.reserved || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
+      // A count past the maximum (a corrupt save) is validate_slots' report; no slot past
+      // the list is read.
+      u32 listed = std::min<u32>(l.reserved, Pool<C>::kMax);
+      if (bp.local >= listed || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
       else if (bp.chunk != r.header.chunk) v.report(C::kPoolName, s, owner, "back-pointer chunk " + std::to_string(bp.chunk) + " but the owner is in chunk " + std::to_string(r.header.chunk));
     }
   }

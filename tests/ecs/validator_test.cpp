@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -113,6 +115,26 @@ TEST(Validator, CountsOutOfRange) {
   f.w.list<Sensor>(f.rec(f.c)).added = 4;  // more added than reserved
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "sensors", kNone, f.c, "counts out of range")) << all_text(vs);
+}
+
+// A reserved count past the per-entity maximum (as a corrupt save can hold) and a
+// back-pointer naming a local index past it: both are reported, and no slot past the
+// list is read (the save fuzzer found that read). The bytes where slot 40 would lie, in
+// the lists after the sensors' in the entity's row, are made to hold the entry's index:
+// a validator reading them would find the entry pointed back at and report nothing.
+TEST(Validator, ACountPastTheMaximumIsReportedNotFollowed) {
+  Corruptible f;
+  auto& list = f.w.list<Sensor>(f.rec(f.c));
+  u32 entry = list.slot[1];
+  list.reserved = 60;
+  f.w.pool<Sensor>().owners[entry].local = 40;
+  char* row = reinterpret_cast<char*>(&list);
+  size_t past = offsetof(SlotList<Sensor::kMaxPerEntity>, slot) + 40 * sizeof(u32);
+  ASSERT_LE(past + sizeof(u32) + size_t(row - reinterpret_cast<const char*>(&f.w.store().dir(f.c.index))), f.w.store().dir_stride());
+  std::memcpy(row + past, &entry, sizeof entry);
+  auto vs = f.w.validate();
+  EXPECT_TRUE(reported(vs, "sensors", kNone, f.c, "counts out of range")) << all_text(vs);
+  EXPECT_TRUE(reported(vs, "sensors", entry, f.c, "does not point back")) << all_text(vs);
 }
 
 TEST(Validator, TakenDisagreesWithTheEntities) {
