@@ -65,8 +65,8 @@ const char* pool_name(int pool) {
   return name;
 }
 
-Kind owner_kind(const ColonyEcs& ecs, const ecs::BackPointer& bp) {
-  const Record* r = ecs.find(ecs.owner_of(bp));
+Kind owner_kind(const ColonyEcs& ecs, Handle owner) {
+  const Record* r = ecs.find(owner);
   if (!r || r->header.kind >= u16(Kind::Count)) return Kind::Count;
   return Kind(r->header.kind);
 }
@@ -197,7 +197,7 @@ PoolMapHit pool_entry_info(const ColonyEcs& ecs, int pool, unsigned entry) {
   hit.owner = ecs.owner_of(bp);
   hit.owner_chunk = bp.chunk;
   hit.local = bp.local;
-  hit.kind = owner_kind(ecs, bp);
+  hit.kind = owner_kind(ecs, hit.owner);
   hit.valid = ecs.alive(hit.owner);
   return hit;
 }

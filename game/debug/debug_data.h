@@ -31,7 +31,7 @@ PoolView pool_view(const ColonyEcs& ecs, int pool);
 const char* pool_name(int pool);
 
 // Owner kind for colouring: the record header's kind; Kind::Count when the owner is not alive.
-Kind owner_kind(const ColonyEcs& ecs, const ecs::BackPointer& bp);
+Kind owner_kind(const ColonyEcs& ecs, Handle owner);
 // One colour per kind (0xAABBGGRR, ImGui's packed order), plus free and mixed cells.
 unsigned kind_color(Kind k);
 inline constexpr unsigned kFreeCellColor = 0xFF302820u;

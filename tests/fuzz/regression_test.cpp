@@ -57,14 +57,11 @@ TEST(FuzzInputs, ReplaySeedsAndRegressions) {
 TEST(FuzzInputs, SeedsLoadWithThisBuild) {
   const std::string hint = " (rebuild the seeds: cmake --build build --target fuzz_make_seeds && build/tests/fuzz/fuzz_make_seeds)";
   std::string err;
-  int saves = 0;
-  for (const auto& entry : fs::directory_iterator(fs::path(COLONY_FUZZ_DIR) / "seeds" / "save")) {
-    if (entry.path().filename().string().front() == '.') continue;
-    auto g = colony::load_game(entry.path().string(), &err);
+  int saves = run_inputs("seeds", "save", [&](const std::uint8_t* data, size_t size) {
+    auto g = colony::load_game_from_bytes(data, size, "save seed", &err);
     ASSERT_NE(g, nullptr) << err << hint;
-    EXPECT_TRUE(colony::validate_game(*g, 1).empty()) << entry.path();
-    ++saves;
-  }
+    EXPECT_TRUE(colony::validate_game(*g, 1).empty());
+  });
   EXPECT_EQ(saves, 2);
   colony::Replayer r;
   ASSERT_TRUE(colony::load_replay((fs::path(COLONY_FUZZ_DIR) / "seeds" / "replay" / "tiny.replay").string(), r, &err)) << err << hint;
