@@ -8,7 +8,8 @@ With repetitions the median aggregate of each benchmark is used, otherwise the m
 its runs. Targets name the largest N present, so a --tiny run prints the same table at
 toy sizes. --strict exits 1 when a target is missed or missing. The paired kills
 (paired/kill/...) are listed after the targets, each against the limit of the target it
-checks; they do not count towards the targets met.
+checks (one, pools against swap-one at 50 % of the smallest size, has none); they do not
+count towards the targets met.
 """
 import json
 import re
@@ -62,7 +63,7 @@ def spread(doc):
 
 
 # The paired kills (both variants in one process, taking turns) and the target limit each
-# one checks: (a, b, percent) -> limit on a / b.
+# one checks: (a, b, percent) -> limit on a / b. A pair not listed is printed without one.
 PAIRED_LIMITS = {("pools", "pools_swap_one", 10): 1.0, ("pools", "heap", 50): 0.35}
 
 
