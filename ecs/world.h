@@ -36,7 +36,7 @@ namespace ecs {
 
 // How a batched release closes the holes it leaves.
 enum class ReleaseStrategy : u8 {
-  Auto,      // pick by cost: tail fill for few holes, compaction for many
+  Auto,      // compaction when few survivors lie past the first hole (see kCompactDivisor), else tail fill
   TailFill,  // move live entries from the tail into the holes (work ~ holes)
   Compact,   // one stable pass from the first hole to the end (work ~ pool tail)
 };
