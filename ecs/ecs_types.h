@@ -13,11 +13,14 @@ using u64 = std::uint64_t;
 using i32 = std::int32_t;
 
 inline constexpr u32 kNone = 0xFFFFFFFFu;
+inline constexpr u32 kLastGeneration = 0xFFFFFFFFu;
 
 // An entity handle: directory index + generation. Index 0 is reserved and never valid,
 // so a zero-initialised handle is always "no entity". A destroyed entity's index is
 // reused with a higher generation, so an old handle is detected instead of resolving
-// to whoever lives in that slot now.
+// to whoever lives in that slot now. An index whose generation reaches kLastGeneration
+// is retired when that entity dies, never reused: a generation never wraps back to one
+// an old handle holds.
 struct Handle {
   u32 index = 0;
   u32 generation = 0;

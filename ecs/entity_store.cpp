@@ -115,8 +115,7 @@ Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
   if (!push(list_for(tier, chunk), &block, &offset)) return {};
   u32 index = free_indices_[--free_index_count_];
   DirEntry& d = entry(index);
-  d.generation += 1;
-  if (d.generation == 0) d.generation = 1;  // generation 0 never names a live entity
+  d.generation += 1;  // below kLastGeneration: an index at the last one is retired, not freed
   d.chunk = chunk;
   d.block = block;
   d.offset = u16(offset);
@@ -136,7 +135,8 @@ Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
 void EntityStore::free_index(DirEntry& d, u32 index) {
   d.tier = u8(Tier::Free);
   d.flags = 0;
-  free_indices_[free_index_count_++] = index;
+  if (d.generation == kLastGeneration) ++retired_;  // its next generation would wrap
+  else free_indices_[free_index_count_++] = index;
   --live_;
 }
 

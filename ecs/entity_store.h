@@ -152,6 +152,12 @@ class EntityStore {
   u32 max_entities() const { return config_.max_entities; }
   u32 live_count() const { return live_; }
   u32 free_index_count() const { return free_index_count_; }
+  // Indices whose generation ran out (kLastGeneration): free in the directory, never reused.
+  u32 retired_count() const { return retired_; }
+  // The free index stack, for the validator: position k from the bottom.
+  u32 free_index_at(u32 k) const { return free_indices_[k]; }
+  // The free block stack, for the validator.
+  u32 free_block_at(u32 k) const { return free_blocks_[k]; }
   // The index the next create() will take (0 when none is free).
   u32 next_free_index(u32 k) const { return k < free_index_count_ ? free_indices_[free_index_count_ - 1 - k] : 0; }
   u32 free_blocks() const { return free_block_count_; }
@@ -205,6 +211,7 @@ class EntityStore {
   Buffer<u32> free_indices_;
   u32 free_index_count_ = 0;
   u32 live_ = 0;
+  u32 retired_ = 0;
   BlockList simulated_;
   Buffer<BlockList> dormant_;
   Buffer<u32> sim_head_, sim_count_;

@@ -149,28 +149,32 @@ struct SnapshotAccess {
     s.live_ = get<u32>(in, "the store header");
     u32 free_count = get<u32>(in, "the free index stack"), run = get<u32>(in, "the free index stack");
     need(free_count <= max && run <= free_count, "free index stack counts out of range");
-    need(u64(free_count) + s.live_ == max, "live and free indices do not add up to the directory size");
     for (u32 k = 0; k < run; ++k) s.free_indices_[k] = max - k;
     get_bytes(in, s.free_indices_.get() + run, size_t(free_count - run) * sizeof(u32), "the free index stack");
     s.free_index_count_ = free_count;
     u32 hi = get<u32>(in, "the directory");
     need(hi <= max, "the directory is longer than the store");
     for (u32 i = 1; i <= hi; ++i) get_bytes(in, &s.dir_mut(i), sizeof(DirEntry), "the directory");
-    u32 live = 0;
+    u32 live = 0, retired = 0;
     for (u32 i = 1; i <= hi; ++i) {
       const DirEntry& d = s.dir(i);
       need(d.tier <= u8(Tier::Dormant), "a directory entry has an unknown tier");
       if (Tier(d.tier) != Tier::Free) {
         need(d.generation != 0, "a live directory entry has generation 0");
         ++live;
+      } else if (d.generation == kLastGeneration) {
+        ++retired;
       }
     }
     need(live == s.live_, "the directory's live entries disagree with the live count");
-    // Every free index names a free directory entry, once.
+    need(u64(free_count) + live + retired == max, "live, free and retired indices do not add up to the directory size");
+    s.retired_ = retired;
+    // Every free index names a free directory entry that is not retired, once.
     std::vector<u8> seen(size_t(max) + 1, 0);
     for (u32 k = 0; k < free_count; ++k) {
       u32 i = s.free_indices_[k];
-      need(i >= 1 && i <= max && !seen[i] && Tier(s.dir(i).tier) == Tier::Free, "the free index stack is inconsistent");
+      need(i >= 1 && i <= max && !seen[i] && Tier(s.dir(i).tier) == Tier::Free && s.dir(i).generation != kLastGeneration,
+           "the free index stack is inconsistent");
       seen[i] = 1;
     }
     u32 free_blocks = get<u32>(in, "the free block stack");

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <span>
@@ -89,6 +90,8 @@ class World {
     Payload payload;
   };
   static_assert(std::is_trivially_copyable_v<Record>);
+  // Records live in the store's arena, which promises the alignment of any ordinary type.
+  static_assert(alignof(Record) <= alignof(std::max_align_t), "a payload may not need more alignment than std::max_align_t");
 
   struct Config {
     u32 max_entities = 0;
@@ -423,9 +426,14 @@ class World {
   }
   static Record* as_record(RecordHeader* h) { return reinterpret_cast<Record*>(h); }
   // The config's grid, once the world it describes fits its back-pointers: an owner's
-  // index in 28 bits, a chunk in 22.
+  // index in 28 bits, a chunk in 22. A grid must come from ChunkGrid::make (a default
+  // one has no chunks), and its chunk count is taken in 64 bits: 65,536 x 65,536 one-cell
+  // chunks would wrap a 32-bit count to 0.
   static const ChunkGrid& grid_a_back_pointer_can_name(const Config& config) {
-    if (config.grid.chunk_count() > kMaxChunks) throw std::length_error("ecs::World: more chunks than a back-pointer can name (2^22)");
+    const ChunkGrid& g = config.grid;
+    if (g.chunk_cells == 0 || g.chunks_x == 0 || g.chunks_y == 0)
+      throw std::invalid_argument("ecs::World: the grid has no chunks (build it with ChunkGrid::make)");
+    if (u64(g.chunks_x) * g.chunks_y > kMaxChunks) throw std::length_error("ecs::World: more chunks than a back-pointer can name (2^22)");
     if (config.max_entities > kMaxEntityIndex) throw std::length_error("ecs::World: more entities than a back-pointer can name (2^28 - 1)");
     return config.grid;
   }
@@ -826,10 +834,13 @@ class World {
   // Every index is either live or on the free stack; every dying entity is queued exactly
   // once, at the position its directory entry names.
   void validate_directory(Validation& v) {
-    u32 live = 0, flagged = 0;
+    u32 live = 0, flagged = 0, retired = 0;
     for (u32 i = 1; i <= store_.max_entities(); ++i) {
       const DirEntry& d = store_.dir(i);
-      if (Tier(d.tier) == Tier::Free) continue;
+      if (Tier(d.tier) == Tier::Free) {
+        retired += d.generation == kLastGeneration;
+        continue;
+      }
       ++live;
       if (!(d.flags & kFlagDying)) continue;
       ++flagged;
@@ -837,7 +848,24 @@ class World {
       if (d.queue_pos >= pending_count_ || !(pending_[d.queue_pos] == h)) v.report("", kNone, h, "flagged dying but not at its place in the destruction queue");
     }
     if (live != store_.live_count()) v.report("", kNone, {}, "directory holds " + std::to_string(live) + " live indices, live count is " + std::to_string(store_.live_count()));
-    if (u64(live) + store_.free_index_count() != store_.max_entities()) v.report("", kNone, {}, "live and free indices do not add up to the directory size");
+    if (retired != store_.retired_count())
+      v.report("", kNone, {}, "directory holds " + std::to_string(retired) + " retired indices, retired count is " + std::to_string(store_.retired_count()));
+    if (u64(live) + store_.free_index_count() + retired != store_.max_entities())
+      v.report("", kNone, {}, "live, free and retired indices do not add up to the directory size");
+    // The free stack: each index in range, free, not retired, once (a live index on it
+    // would be handed out again by the next create).
+    std::vector<u8> seen(size_t(store_.max_entities()) + 1, 0);
+    for (u32 k = 0; k < store_.free_index_count(); ++k) {
+      u32 i = store_.free_index_at(k);
+      if (i == 0 || i > store_.max_entities() || seen[i]) {
+        v.report("", kNone, {}, "free index stack entry " + std::to_string(k) + " (" + std::to_string(i) + ") is out of range or repeated");
+        continue;
+      }
+      seen[i] = 1;
+      const DirEntry& d = store_.dir(i);
+      if (Tier(d.tier) != Tier::Free || d.generation == kLastGeneration)
+        v.report("", kNone, {i, d.generation}, "on the free index stack but live or retired");
+    }
     if (flagged != pending_count_) v.report("", kNone, {}, std::to_string(flagged) + " entities flagged dying, " + std::to_string(pending_count_) + " queued");
     for (Handle h : pending_destructions())
       if (!dying(h)) v.report("", kNone, h, "queued for destruction but not alive and flagged");
@@ -847,9 +875,17 @@ class World {
   // blocks add up to the arena.
   void validate_storage(Validation& v) {
     u64 used = 0;
+    // Each block belongs to one chain or to the free stack, never two (a block both used
+    // and free would be handed out again and its records overwritten).
+    std::vector<u8> owner(store_.total_blocks(), 0);
+    auto claim = [&](u32 b, const std::string& name) {
+      if (b >= owner.size()) return v.report("", kNone, {}, name + " names block " + std::to_string(b) + ", past the arena");
+      if (owner[b]++) v.report("", kNone, {}, name + " holds block " + std::to_string(b) + ", which is also used elsewhere");
+    };
+    for (u32 k = 0; k < store_.free_blocks(); ++k) claim(store_.free_block_at(k), "the free block stack");
     auto check = [&](const BlockList& list, const std::string& name) {
       u32 need = (list.count + store_.block_records() - 1) / store_.block_records(), have = 0, last = kNone;
-      for (u32 b = list.first; b != kNone && have <= need; b = store_.next_block(b), ++have) last = b;
+      for (u32 b = list.first; b != kNone && have <= need; b = store_.next_block(b), ++have) last = b, claim(b, name);
       if (have != need || last != list.last) v.report("", kNone, {}, name + " holds " + std::to_string(list.count) + " records in a chain of " + std::to_string(have) + " blocks");
       used += have;
     };

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "snapshot.h"
 #include "test_world.h"
 
 using namespace ecs_test;
@@ -115,6 +116,71 @@ TEST(Entity, OwnerOfAnEntryIsTheWholeHandleAfterTheGenerationWraps) {
   ASSERT_EQ(w.destroy(h), Result::Ok);
   EXPECT_TRUE(w.owner_of(bp).is_null());  // the entry's owner is gone
   EXPECT_EQ(violations(w), "");
+}
+
+// Byte buffers for a snapshot round trip.
+struct BytesOut : ByteSink {
+  std::vector<unsigned char> bytes;
+  void write(const void* p, size_t n) override { bytes.insert(bytes.end(), (const unsigned char*)p, (const unsigned char*)p + n); }
+};
+struct BytesIn : ByteSource {
+  const std::vector<unsigned char>& bytes;
+  size_t at = 0;
+  explicit BytesIn(const std::vector<unsigned char>& b) : bytes(b) {}
+  bool read(void* p, size_t n) override {
+    if (bytes.size() - at < n) return false;
+    std::memcpy(p, bytes.data() + at, n);
+    at += n;
+    return true;
+  }
+};
+
+// An index whose generation runs out is retired when its entity dies, never reused: the
+// next generation would wrap to 0 and then 1, which the index's first handle holds.
+TEST(Entity, AnIndexWhoseGenerationRunsOutIsRetired) {
+  TestWorld w(make_config(4, 100, 10, 10));
+  Handle first = w.create(0, Tier::Simulated, 1);
+  ASSERT_EQ(first.generation, 1u);
+  ASSERT_EQ(w.destroy(first), Result::Ok);
+  // Stands for 2^32 - 2 more lives of the index (a minute and a half of create/destroy).
+  w.store().dir_mut(first.index).generation = kLastGeneration - 1;
+  Handle last = w.create(0, Tier::Simulated, 1);
+  ASSERT_EQ(last.index, first.index);
+  ASSERT_EQ(last.generation, kLastGeneration);
+  ASSERT_EQ(w.destroy(last), Result::Ok);
+  EXPECT_EQ(w.store().retired_count(), 1u);
+  EXPECT_EQ(violations(w), "");
+  // The other three indices are still handed out, the retired one never again.
+  std::vector<Handle> made;
+  for (Handle h; !(h = w.create(0, Tier::Simulated, 1)).is_null();) made.push_back(h);
+  ASSERT_EQ(made.size(), 3u);
+  for (Handle h : made) EXPECT_NE(h.index, first.index);
+  EXPECT_FALSE(w.alive(first));
+  EXPECT_FALSE(w.alive(last));
+  EXPECT_EQ(violations(w), "");
+  // A snapshot keeps it retired.
+  BytesOut out;
+  write_snapshot(w, out);
+  TestWorld back(make_config(4, 100, 10, 10));
+  BytesIn in(out.bytes);
+  std::string err;
+  ASSERT_TRUE(read_snapshot(back, in, &err)) << err;
+  EXPECT_EQ(back.store().retired_count(), 1u);
+  for (Handle h : made) ASSERT_EQ(back.destroy(h), Result::Ok);
+  for (int i = 0; i < 3; ++i) EXPECT_NE(back.create(0, Tier::Simulated, 1).index, first.index);
+  EXPECT_TRUE(back.create(0, Tier::Simulated, 1).is_null());
+  EXPECT_EQ(violations(back), "");
+}
+
+// A grid must have chunks (a default ChunkGrid has none), and its count is taken in 64
+// bits: 65,536 x 65,536 one-cell chunks wrap a 32-bit count to 0.
+TEST(Entity, AGridWithNoChunksOrTooManyIsRefused) {
+  TestWorld::Config c = make_config(4, 10, 10, 10);
+  c.grid = ChunkGrid{};
+  EXPECT_THROW(TestWorld{c}, std::invalid_argument);
+  c.grid = ChunkGrid::make(65536, 65536, 1);
+  EXPECT_EQ(c.grid.chunk_count(), 0u);  // what a 32-bit product gives
+  EXPECT_THROW(TestWorld{c}, std::length_error);
 }
 
 TEST(Entity, BadChunkOrTierRefusesCreate) {

@@ -196,6 +196,23 @@ TEST(Validator, QueuedEntityThatLostItsFlag) {
   EXPECT_TRUE(reported(vs, "", kNone, f.b, "queued for destruction but not alive and flagged")) << all_text(vs);
 }
 
+// The next create takes the free stack's top: a live or retired index there would be
+// handed out again, killing an entity or reviving a spent generation.
+TEST(Validator, AFreeIndexThatIsLiveOrRetired) {
+  Corruptible f;
+  const u32 top = f.w.store().next_free_index(0);
+  ASSERT_NE(top, 0u);
+  f.w.store().dir_mut(top).generation = kLastGeneration;
+  auto vs = f.w.validate();
+  EXPECT_TRUE(reported(vs, "", kNone, {}, "on the free index stack but live or retired")) << all_text(vs);
+  EXPECT_TRUE(reported(vs, "", kNone, {}, "live, free and retired indices do not add up")) << all_text(vs);
+  f.w.store().dir_mut(top).generation = 1;
+  EXPECT_EQ(violations(f.w), "");
+  f.w.store().dir_mut(top).tier = u8(Tier::Dormant);
+  vs = f.w.validate();
+  EXPECT_TRUE(reported(vs, "", kNone, {}, "on the free index stack but live or retired")) << all_text(vs);
+}
+
 TEST(Validator, ListsAtMostTheRequestedNumberOfViolations) {
   Corruptible f;
   for (u32 s = 0; s < f.w.stats<Piece>().taken; ++s) f.w.pool<Piece>().owners[s].local = 31;
