@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "game.h"
@@ -79,7 +78,8 @@ std::string report_json(const Game& g, const RunInfo& info) {
   r["wall_s"] = info.wall_s;
   r["ticks_per_s"] = info.wall_s > 0 ? double(g.tick) / info.wall_s : 0.0;
   r["rss_mb"] = {{"start", info.rss_start_mb}, {"end", info.rss_end_mb}};
-  return r.dump(2) + "\n";
+  // A file name need not be UTF-8; its bad bytes show as U+FFFD rather than stop the dump.
+  return r.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 int run_headless(const Options& o) {
@@ -101,10 +101,11 @@ int run_headless(const Options& o) {
     return 2;
   }
   Game& g = *game;
+  const u64 violations_before = g.invariant_violations;
   Recorder recorder;
   const bool recording = !o.record.empty();
   if (recording && !recorder.start(g, &err)) {
-    std::fprintf(stderr, "colony: %s: %s\n", o.record.c_str(), err.c_str());
+    std::fprintf(stderr, "colony: %s: %s\n", printable(o.record).c_str(), err.c_str());
     return 2;
   }
   // A replay runs its recorded length unless --ticks says otherwise.
@@ -145,37 +146,40 @@ int run_headless(const Options& o) {
   info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (ticks >= 600 || tty) progress(true);
   info.rss_end_mb = resident_mb();
+  // The outputs: each written to a temporary file beside it, then all moved into place
+  // together once every one has been written, so a failure changes none of them.
+  PendingFile report_file, save_file, record_file;
+  SaveStats saved;
+  bool written = true;
   if (!o.report.empty()) {
-    std::ofstream out(o.report);
-    out << report_json(g, info);
-    if (!out) {
-      std::fprintf(stderr, "colony: %s: cannot write the report\n", o.report.c_str());
-      return 2;
-    }
+    std::string text = report_json(g, info);
+    written = report_file.open(o.report, &err);
+    if (written) std::fwrite(text.data(), 1, text.size(), report_file.stream());
+    written = written && report_file.close(&err);
   }
-  if (!o.save.empty()) {
-    SaveStats st;
-    if (!save_game(g, o.save, &err, {}, &st)) {
-      std::fprintf(stderr, "colony: %s\n", err.c_str());
-      return 2;
-    }
-    std::fprintf(stderr, "colony: saved tick %" PRIu64 " to %s (%.1f MB, %.1f MB uncompressed, %.2f s)\n", g.tick, o.save.c_str(),
-                 double(st.file_bytes) / 1e6, double(st.payload_bytes) / 1e6, st.seconds);
-  }
-  if (recording && !recorder.write(o.record, &err)) {
+  if (written && !o.save.empty()) written = save_file.open(o.save, &err) && write_save(g, save_file, &err, {}, &saved);
+  if (written && recording) written = record_file.open(o.record, &err) && recorder.write(record_file, &err);
+  if (written && !o.report.empty()) written = report_file.commit(&err);
+  if (written && !o.save.empty()) written = save_file.commit(&err);
+  if (written && recording) written = record_file.commit(&err);
+  if (!written) {
     std::fprintf(stderr, "colony: %s\n", err.c_str());
     return 2;
   }
+  if (!o.save.empty())
+    std::fprintf(stderr, "colony: saved tick %" PRIu64 " to %s (%.1f MB, %.1f MB uncompressed, %.2f s)\n", g.tick,
+                 printable(o.save).c_str(), double(saved.file_bytes) / 1e6, double(saved.payload_bytes) / 1e6, saved.seconds);
   if (replaying) {
     if (diverged) {
-      std::fprintf(stderr, "colony: %s: replay diverged at %s\n", o.replay.c_str(), replayer.divergence.c_str());
+      std::fprintf(stderr, "colony: %s: replay diverged at %s\n", printable(o.replay).c_str(), replayer.divergence.c_str());
       return 3;
     }
     std::fprintf(stderr, "colony: %s: %" PRIu64 " tick digests and %" PRIu64 " full state hashes matched through tick %" PRIu64 "\n",
-                 o.replay.c_str(), replayer.checked, replayer.verified, g.tick);
+                 printable(o.replay).c_str(), replayer.checked, replayer.verified, g.tick);
   }
-  if (g.invariant_violations) {
-    std::fprintf(stderr, "colony: %" PRIu64 " invariant violations; first: %s\n", g.invariant_violations, first_violation.c_str());
+  // Violations this run found (a loaded world may carry a count from before).
+  if (u64 found = g.invariant_violations - violations_before) {
+    std::fprintf(stderr, "colony: %" PRIu64 " invariant violations; first: %s\n", found, first_violation.c_str());
     return 3;
   }
   return 0;

@@ -1,5 +1,6 @@
 // main.cpp — Colony's entry point: parse the command line, then run headless or open the window.
 #include <cstdio>
+#include <new>
 
 #include "headless.h"
 #include "options.h"
@@ -8,7 +9,9 @@
 #include "window.h"
 #endif
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   colony::Options options;
   int rc = colony::parse_options(argc, argv, options);
   if (rc == 1) return 0;  // --help
@@ -20,4 +23,17 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "colony: built without window support; use --headless\n");
   return 2;
 #endif
+}
+
+}  // namespace
+
+// Memory for a world is checked before it is built (memory_problem); running out anyway
+// still ends with one line.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "colony: out of memory\n");
+    return 2;
+  }
 }

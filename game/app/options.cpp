@@ -3,8 +3,11 @@
 #include "options.h"
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
+
+#include "files.h"
 
 namespace colony {
 
@@ -17,16 +20,58 @@ std::string asset_dir() {
 
 namespace {
 
-// A file the program will write: its folder must exist.
-const auto kWritableFile = CLI::Validator(
+// A file the program will read: it must be a regular file (a pipe or a device could
+// block or never end).
+const auto kReadableFile = CLI::Validator(
     [](std::string& path) -> std::string {
-      if (path.empty()) return "empty file name";
-      auto parent = std::filesystem::path(path).parent_path();
-      if (!parent.empty() && !std::filesystem::is_directory(parent)) return "folder does not exist: " + parent.string();
-      if (std::filesystem::is_directory(path)) return "is a folder: " + path;
-      return {};
+      std::string why = why_not_readable(path);
+      return why.empty() ? why : printable(path) + ": " + why;
     },
     "FILE");
+
+// A file the program will write: its folder must exist and take a new file, and the
+// path must not name a folder, a device or a pipe. Checked before anything runs.
+const auto kWritableFile = CLI::Validator(
+    [](std::string& path) -> std::string {
+      std::string why = why_not_writable(path);
+      return why.empty() ? why : printable(path) + ": " + why;
+    },
+    "FILE");
+
+// A seed: a whole number that fits in 64 bits (CLI11 would clamp a larger one).
+const auto kSeed = CLI::Validator(
+    [](std::string& text) -> std::string {
+      std::uint64_t v = 0;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (ec == std::errc::result_out_of_range) return "'" + printable(text) + "' is larger than 18446744073709551615";
+      if (ec != std::errc() || end != text.data() + text.size()) return "'" + printable(text) + "' is not a whole number from 0 to 18446744073709551615";
+      return {};
+    },
+    "UINT64");
+
+// Two options naming one file (an output over an input, or two outputs) would have one
+// overwrite the other: refused by name.
+std::string same_file_problem(const Options& o) {
+  struct Named {
+    const char* flag;
+    const std::string* path;
+  };
+  const Named files[] = {{"--report", &o.report}, {"--save", &o.save}, {"--record", &o.record}, {"--screenshot", &o.screenshot},
+                         {"--scenario", &o.scenario}, {"--load", &o.load}, {"--replay", &o.replay}};
+  const size_t outputs = 4;
+  auto key = [](const std::string& p) {
+    std::error_code ec;
+    auto c = std::filesystem::weakly_canonical(p, ec);
+    return ec ? std::filesystem::absolute(p, ec).lexically_normal() : c;
+  };
+  for (size_t i = 0; i < outputs; ++i) {
+    if (files[i].path->empty()) continue;
+    for (size_t k = i + 1; k < std::size(files); ++k)
+      if (!files[k].path->empty() && key(*files[i].path) == key(*files[k].path))
+        return std::string(files[i].flag) + " and " + files[k].flag + " name the same file: " + printable(*files[i].path);
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -34,24 +79,31 @@ int parse_options(int argc, char** argv, Options& out) {
   CLI::App app{"Colony — an ant colony on variable-count component pools", "colony"};
   app.option_defaults()->always_capture_default();
 
-  app.add_flag("--headless", out.headless, "Run without a window (needs --ticks)");
-  app.add_option("--scenario", out.scenario, "Scenario JSON file")->check(CLI::ExistingFile);
+  auto* headless = app.add_flag("--headless", out.headless, "Run without a window for --ticks ticks");
+  app.add_option("--scenario", out.scenario, "Scenario JSON file")->check(kReadableFile);
   app.add_option("--ticks", out.ticks, "Headless: ticks to run")->check(CLI::Range(std::uint64_t(0), std::uint64_t(1'000'000'000)));
-  app.add_option("--seed", out.seed, "Random seed (default: the scenario's)")->check(CLI::NonNegativeNumber);
+  std::string seed_text;
+  auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")->check(kSeed);
   app.add_option("--report", out.report, "Headless: write a JSON report here")->check(kWritableFile);
   app.add_flag("--validate", out.validate, "Run the pool validator every tick (violations: exit 3)");
 
-  app.add_option("--screenshot", out.screenshot, "Write the last frame to this PNG and exit")->check(kWritableFile);
-  app.add_option("--frames", out.frames, "Frames to render before exiting")->check(CLI::Range(1u, 10'000'000u));
-  app.add_flag("--debug-ui", out.debug_ui, "Open the pool debugger at start");
-  app.add_option("--width", out.width, "Window width in pixels")->check(CLI::Range(320u, 16384u));
-  app.add_option("--height", out.height, "Window height in pixels")->check(CLI::Range(240u, 16384u));
-  app.add_flag("--no-vsync", out.no_vsync, "Do not wait for vertical sync");
+  // The window's options mean nothing without a window: refused with --headless.
+  CLI::Option* window_only[] = {
+      app.add_option("--screenshot", out.screenshot, "Write the last frame to this PNG and exit")->check(kWritableFile),
+      app.add_option("--frames", out.frames, "Frames to render before exiting")->check(CLI::Range(1u, 10'000'000u)),
+      app.add_flag("--debug-ui", out.debug_ui, "Open the pool debugger at start"),
+      app.add_option("--width", out.width, "Window width in pixels")->check(CLI::Range(320u, 16384u)),
+      app.add_option("--height", out.height, "Window height in pixels")->check(CLI::Range(240u, 16384u)),
+      app.add_flag("--no-vsync", out.no_vsync, "Do not wait for vertical sync")};
+  for (CLI::Option* w : window_only) w->excludes(headless);
 
   app.add_option("--save", out.save, "Save the world to this file at exit")->check(kWritableFile);
-  auto* load = app.add_option("--load", out.load, "Start from a saved world")->check(CLI::ExistingFile);
+  auto* load = app.add_option("--load", out.load, "Start from a saved world")->check(kReadableFile);
   app.add_option("--record", out.record, "Record player commands to this file")->check(kWritableFile);
-  auto* replay = app.add_option("--replay", out.replay, "Play recorded commands back")->check(CLI::ExistingFile);
+  auto* replay = app.add_option("--replay", out.replay, "Play recorded commands back")->check(kReadableFile);
+  // A save or a replay carries its world's seed.
+  seed->excludes(load);
+  seed->excludes(replay);
   load->excludes("--scenario");
   replay->excludes("--record");
   replay->excludes("--load");
@@ -66,13 +118,18 @@ int parse_options(int argc, char** argv, Options& out) {
     std::string msg = e.what();
     for (char& c : msg)
       if (c == '\n') c = ' ';
-    std::fprintf(stderr, "colony: bad command line: %s (see --help)\n", msg.c_str());
+    std::fprintf(stderr, "colony: bad command line: %s (see --help)\n", printable(msg).c_str());
     return 2;
   }
   out.scenario_given = app.count("--scenario") > 0;
   out.ticks_given = app.count("--ticks") > 0;
   out.seed_given = app.count("--seed") > 0;
+  if (out.seed_given) std::from_chars(seed_text.data(), seed_text.data() + seed_text.size(), out.seed);
   if (!out.scenario_given) out.scenario = asset_dir() + "/scenarios/default.json";
+  if (std::string problem = same_file_problem(out); !problem.empty()) {
+    std::fprintf(stderr, "colony: bad command line: %s (see --help)\n", problem.c_str());
+    return 2;
+  }
   return 0;
 }
 

@@ -159,8 +159,16 @@ struct Game {
 
 // [SECTION] Verbs
 
-// Builds a world from a parsed scenario. Returns nullptr and fills err on failure.
+// Builds a world from a parsed scenario. Returns nullptr and fills err on failure (also
+// when the world would not fit in memory: see memory_problem).
 std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string* err);
+// The bytes a scenario's world takes once built (tiles, starting ants and food, the
+// per-cell grids), from the engine's record, row and entry sizes.
+u64 world_bytes_at_start(const Scenario& s);
+// Why this machine should not build the scenario's world, or "": it would take more
+// than the memory budget, 80 % of physical memory (COLONY_MEMORY_BUDGET_MB sets it).
+// A world past the machine's memory would otherwise die half-built or swap.
+std::string memory_problem(const Scenario& s);
 // Advances exactly one fixed time step: commands, scenario events, systems, deaths.
 void simulate_tick(Game& g);
 // Player input enters here (applied at the start of the next tick, recorded by replay).

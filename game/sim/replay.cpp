@@ -92,6 +92,12 @@ bool Recorder::write(const std::string& path, std::string* err) const {
   return write_file_atomically(path, bytes.data(), bytes.size(), err);
 }
 
+bool Recorder::write(PendingFile& file, std::string* err) const {
+  std::vector<std::uint8_t> bytes = encode_replay(replay);
+  std::fwrite(bytes.data(), 1, bytes.size(), file.stream());
+  return file.close(err);
+}
+
 // [SECTION] Playing back
 
 std::unique_ptr<Game> Replayer::start_game(const std::string& name, std::string* err) {

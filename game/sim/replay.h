@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "files.h"
 #include "game.h"
 
 namespace colony {
@@ -66,6 +67,8 @@ struct Recorder {
   void after_tick(const Game& g);
   // Writes the file (temporary file + rename). False with "<path>: <problem>".
   bool write(const std::string& path, std::string* err) const;
+  // Writes into a file opened by the caller and closes it without committing it.
+  bool write(PendingFile& file, std::string* err) const;
 };
 
 // Plays a replay back into the game built from its starting save.

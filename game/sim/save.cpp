@@ -16,8 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -95,7 +93,7 @@ std::string scenario_to_json(const Scenario& s) {
     events.push_back(o);
   }
   j["events"] = events;
-  return j.dump();
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 // [SECTION] Payload streams
@@ -372,6 +370,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   u64 cells = u64(s.width) * s.height;
   Capacity cap = resolved_capacity(s);
   in.need(cells <= limits.max_cells && cap.entities <= limits.max_entities, "the world is larger than this loader accepts");
+  if (std::string problem = memory_problem(s); !problem.empty()) in.fail(problem);
 
   auto game = std::make_unique<Game>();
   Game& g = *game;
@@ -509,17 +508,9 @@ bool save_game_to_bytes(const Game& g, std::vector<std::uint8_t>& out, std::stri
   return true;
 }
 
-bool save_game(const Game& g, const std::string& path, std::string* err, const SaveOptions& options, SaveStats* stats) {
+bool write_save(const Game& g, PendingFile& file, std::string* err, const SaveOptions& options, SaveStats* stats) {
   auto t0 = std::chrono::steady_clock::now();
-  const std::string tmp = path + ".tmp";
-  auto fail = [&](const std::string& what) {
-    if (err) *err = path + ": " + what;
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    return false;
-  };
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return fail("cannot create " + tmp + " (" + std::strerror(errno) + ")");
+  FILE* f = file.stream();
   std::uint8_t header[kSaveHeaderBytes] = {};
   bool ok = std::fwrite(header, 1, sizeof header, f) == sizeof header;
   PayloadSink sink([&](const void* p, size_t n) { return std::fwrite(p, 1, n, f) == n; }, options);
@@ -527,17 +518,19 @@ bool save_game(const Game& g, const std::string& path, std::string* err, const S
   ok = sink.finish() && ok;
   make_header(header, options, sink.payload_bytes(), sink.stored_bytes(), sink.checksum());
   ok = ok && std::fseek(f, 0, SEEK_SET) == 0 && std::fwrite(header, 1, sizeof header, f) == sizeof header;
-  ok = std::fflush(f) == 0 && ok;
-  int saved_errno = errno;
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) return fail("write failed (" + (sink.error().empty() ? std::string(std::strerror(saved_errno)) : sink.error()) + ")");
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return fail(std::string("cannot rename the temporary file into place (") + std::strerror(errno) + ")");
+  std::string problem = ok ? std::string() : !sink.error().empty() ? sink.error() : std::string(std::strerror(errno));
+  if (!file.close(err, problem)) return false;
   if (stats) {
     stats->payload_bytes = sink.payload_bytes();
     stats->file_bytes = kSaveHeaderBytes + sink.stored_bytes();
     stats->seconds = seconds_since(t0);
   }
   return true;
+}
+
+bool save_game(const Game& g, const std::string& path, std::string* err, const SaveOptions& options, SaveStats* stats) {
+  PendingFile file;
+  return file.open(path, err) && write_save(g, file, err, options, stats) && file.commit(err);
 }
 
 std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size, const std::string& name, std::string* err,
@@ -574,46 +567,6 @@ std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size
   if (!problem.empty()) return fail("bad content in " + problem);
   if (!src.complete()) return fail("corrupted: unread bytes after the end marker");
   return game;
-}
-
-bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, std::string* err) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    if (err) *err = path + ": is a folder, not a file";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  std::streamoff size = in ? std::streamoff(in.tellg()) : -1;
-  if (!in || size < 0) {
-    if (err) *err = path + ": cannot open (missing or unreadable)";
-    return false;
-  }
-  out.resize(size_t(size));
-  in.seekg(0);
-  if (size > 0 && !in.read(reinterpret_cast<char*>(out.data()), size)) {
-    if (err) *err = path + ": cannot read";
-    return false;
-  }
-  return true;
-}
-
-bool write_file_atomically(const std::string& path, const void* data, size_t size, std::string* err) {
-  const std::string tmp = path + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    if (err) *err = path + ": cannot create " + tmp + " (" + std::strerror(errno) + ")";
-    return false;
-  }
-  bool ok = std::fwrite(data, 1, size, f) == size;
-  ok = std::fflush(f) == 0 && ok;
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    if (err) *err = path + ": write failed (" + std::strerror(errno) + ")";
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    return false;
-  }
-  return true;
 }
 
 std::unique_ptr<Game> load_game(const std::string& path, std::string* err, const LoadLimits& limits, SaveStats* stats) {

@@ -7,14 +7,15 @@
 // affects the future (terrain, fire, pheromones, food grid, colonies, RNG states, tick,
 // scenario event timers, simulation region, pending commands) and the ECS snapshot
 // (ecs/snapshot.h: every pool in slot order, storage blocks, directory, free lists).
-// A save is written to "<path>.tmp" and renamed over <path>, so a crash mid-save leaves
-// the previous save intact.
+// A save is written to a temporary file beside <path> and renamed over it (files.h), so
+// a failed or interrupted save leaves the previous save intact.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "files.h"
 #include "game.h"
 
 namespace colony {
@@ -34,10 +35,14 @@ struct SaveStats {
   double seconds = 0;
 };
 
-// Writes g to path (through path.tmp and a rename). False with one line in *err:
-// "<path>: <problem>".
+// Writes g to path (through a temporary file beside it and a rename). False with one
+// line in *err: "<path>: <problem>".
 bool save_game(const Game& g, const std::string& path, std::string* err, const SaveOptions& options = {},
                SaveStats* stats = nullptr);
+// Writes g into a file opened by the caller and closes it without committing it: a
+// caller writing several files commits them together once all have been written.
+bool write_save(const Game& g, PendingFile& file, std::string* err, const SaveOptions& options = {},
+                SaveStats* stats = nullptr);
 // The same save as bytes in memory (replays embed the world they start from).
 bool save_game_to_bytes(const Game& g, std::vector<std::uint8_t>& out, std::string* err, const SaveOptions& options = {});
 
@@ -54,11 +59,6 @@ std::unique_ptr<Game> load_game(const std::string& path, std::string* err, const
 // The same from bytes in memory; `name` stands for the file in error messages.
 std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size, const std::string& name, std::string* err,
                                            const LoadLimits& limits = {});
-
-// Reads a whole file. False with "<path>: <problem>" (missing, a folder, unreadable).
-bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, std::string* err);
-// Writes bytes to path through path.tmp and a rename. False with "<path>: <problem>".
-bool write_file_atomically(const std::string& path, const void* data, size_t size, std::string* err);
 
 // A scenario as JSON text that parse_scenario reads back to the same scenario.
 std::string scenario_to_json(const Scenario& s);

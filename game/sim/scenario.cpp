@@ -11,12 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "body_plans.h"
+#include "files.h"
 
 namespace colony {
 
@@ -98,8 +98,14 @@ double number(const json& v, const std::string& path, double lo, double hi) {
   return d;
 }
 
+// A decimal number as text that reads as one (100.0, not 100).
+std::string decimal_text(double v) {
+  std::string t = number_text(v);
+  return t.find_first_of(".eEn") == std::string::npos ? t + ".0" : t;
+}
+
 u64 integer(const json& v, const std::string& path, u64 lo, u64 hi) {
-  if (v.is_number_float()) throw BadInput{path, "expected an integer, got " + number_text(v.get<double>())};
+  if (v.is_number_float()) throw BadInput{path, "expected an integer, got the decimal number " + decimal_text(v.get<double>())};
   if (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0)
     throw BadInput{path, std::to_string(v.get<std::int64_t>()) + " is negative"};
   if (!v.is_number_unsigned()) throw BadInput{path, std::string("expected an integer, got ") + type_name(v)};
@@ -152,6 +158,52 @@ u32 color(const json& v, const std::string& path) {
   if (!ok) throw BadInput{path, "expected a colour like \"#ff8800\", got \"" + s + "\""};
   u32 rgb = u32(std::stoul(s.substr(1), nullptr, 16));
   return rgba(rgb >> 16 & 0xFF, rgb >> 8 & 0xFF, rgb & 0xFF);
+}
+
+// Parses the document, with two checks nlohmann-json leaves out: a key given twice in one
+// object (the parser would keep the last) is refused, and a number too large for any
+// type is reported at its key path. The parser's callback follows the path as it reads.
+json parse_document(const std::string& text) {
+  struct Open {
+    bool array = false;
+    size_t index = 0;               // array: the element being read
+    std::vector<std::string> keys;  // object: the keys so far, the last being read
+  };
+  std::vector<Open> open;
+  auto where = [&] {
+    std::string p;
+    for (const Open& o : open) {
+      if (o.array) p = at_index(p, o.index);
+      else if (!o.keys.empty()) p = join(p, o.keys.back());
+    }
+    return p.empty() ? std::string("(document)") : p;
+  };
+  auto element_read = [&] {
+    if (!open.empty() && open.back().array) ++open.back().index;
+  };
+  auto follow = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: open.push_back({}); break;
+      case json::parse_event_t::array_start: open.push_back({true, 0, {}}); break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end: open.pop_back(), element_read(); break;
+      case json::parse_event_t::value: element_read(); break;
+      case json::parse_event_t::key: {
+        std::vector<std::string>& keys = open.back().keys;
+        std::string key = parsed.get<std::string>();
+        bool twice = std::find(keys.begin(), keys.end(), key) != keys.end();
+        keys.push_back(std::move(key));
+        if (twice) throw BadInput{where(), "key given twice"};
+        break;
+      }
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, follow);
+  } catch (const json::out_of_range&) {
+    throw BadInput{where(), "number too large"};
+  }
 }
 
 // [SECTION] Sections of the file
@@ -317,6 +369,8 @@ void read_rules(const json& root, Scenario& s) {
   optional(o, "corpse_ticks", p, r.corpse_ticks, whole(1, 100'000'000));
 }
 
+Terrain painted_terrain_at(const Scenario& s, float x, float y);
+
 void read_events(const json& root, Scenario& s) {
   auto it = root.find("events");
   if (it == root.end()) return;
@@ -335,6 +389,8 @@ void read_events(const json& root, Scenario& s) {
     e.tick = required(o, "tick", p, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
     optional(o, "every", p, e.every, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
     optional(o, "until", p, e.until, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
+    if (e.until < e.tick)
+      throw BadInput{join(p, "until"), "tick " + std::to_string(e.until) + " is before the event's first tick " + std::to_string(e.tick)};
     Point at = required(o, "at", p, [&](const json& v, const std::string& q) { return point(v, q, s); });
     e.x = at.x;
     e.y = at.y;
@@ -354,6 +410,8 @@ void read_events(const json& root, Scenario& s) {
       e.count = u32(required(o, "count", p, [](const json& v, const std::string& q) { return integer(v, q, 1, 10'000'000); }));
       e.colony = u8(required(o, "colony", p, [&](const json& v, const std::string& q) { return integer(v, q, 0, s.colonies.size() - 1); }));
       optional(o, "caste", p, e.caste, caste);
+      Terrain t = painted_terrain_at(s, e.x, e.y);
+      if (!passable(t)) throw BadInput{join(p, "at"), std::string("the ants would appear in ") + terrain_name(t)};
     }
     s.events.push_back(e);
   }
@@ -372,13 +430,30 @@ Terrain painted_terrain_at(const Scenario& s, float x, float y) {
   return t;
 }
 
-struct Needs {
-  u64 entities = 0, pieces = 0, volumes = 0, sensors = 0, ants = 0;
-};
 
-// What the world holds the moment it is built (tiles, queens, starting ants, food).
-Needs starting_needs(const Scenario& s) {
-  Needs n;
+
+void check_world(Scenario& s) {
+  for (size_t i = 0; i < s.colonies.size(); ++i) {
+    Terrain t = painted_terrain_at(s, s.colonies[i].nest_x, s.colonies[i].nest_y);
+    if (!passable(t)) throw BadInput{at_index("colonies", i) + ".nest", std::string("the nest is in ") + terrain_name(t)};
+  }
+  StartingNeeds n = starting_needs(s);
+  Capacity c = resolved_capacity(s);
+  auto check = [&](u64 need, u32 have, const char* key, const char* what) {
+    if (need > have)
+      throw BadInput{std::string("capacity.") + key, "the scenario starts with " + std::to_string(need) + " " + what + " but the capacity is " + std::to_string(have)};
+  };
+  check(n.ants, c.max_ants, "max_ants", "ants");
+  check(n.entities, c.entities, "entities", "entities");
+  check(n.pieces, c.render_pieces, "render_pieces", "render pieces");
+  check(n.volumes, c.collision_volumes, "collision_volumes", "collision volumes");
+  check(n.sensors, c.sensors, "sensors", "sensors");
+}
+
+}  // namespace
+
+StartingNeeds starting_needs(const Scenario& s) {
+  StartingNeeds n;
   u64 tiles = u64(s.width) * s.height;
   n.entities = tiles;
   n.pieces = tiles;
@@ -396,29 +471,9 @@ Needs starting_needs(const Scenario& s) {
   return n;
 }
 
-void check_world(Scenario& s) {
-  for (size_t i = 0; i < s.colonies.size(); ++i) {
-    Terrain t = painted_terrain_at(s, s.colonies[i].nest_x, s.colonies[i].nest_y);
-    if (!passable(t)) throw BadInput{at_index("colonies", i) + ".nest", std::string("the nest is in ") + terrain_name(t)};
-  }
-  Needs n = starting_needs(s);
-  Capacity c = resolved_capacity(s);
-  auto check = [&](u64 need, u32 have, const char* key, const char* what) {
-    if (need > have)
-      throw BadInput{std::string("capacity.") + key, "the scenario starts with " + std::to_string(need) + " " + what + " but the capacity is " + std::to_string(have)};
-  };
-  check(n.ants, c.max_ants, "max_ants", "ants");
-  check(n.entities, c.entities, "entities", "entities");
-  check(n.pieces, c.render_pieces, "render_pieces", "render pieces");
-  check(n.volumes, c.collision_volumes, "collision_volumes", "collision volumes");
-  check(n.sensors, c.sensors, "sensors", "sensors");
-}
-
-}  // namespace
-
 Capacity resolved_capacity(const Scenario& s) {
   Capacity c = s.capacity;
-  Needs n = starting_needs(s);
+  StartingNeeds n = starting_needs(s);
   u64 queens = s.colonies.size();
   u64 grow = s.rules.max_population ? u64(s.rules.max_population) * queens : n.ants;
   u64 max_ants = c.max_ants ? c.max_ants : std::max<u64>(4096, n.ants + grow);
@@ -440,7 +495,7 @@ bool parse_scenario(const std::string& text, const std::string& path, Scenario& 
   Scenario s;
   s.path = path;
   try {
-    json root = json::parse(text);
+    json root = parse_document(text);
     object(root, "", {"name", "description", "seed", "world", "terrain", "colonies", "food", "random_food", "region",
                       "capacity", "rules", "events"});
     optional(root, "name", "", s.name, string);
@@ -460,13 +515,13 @@ bool parse_scenario(const std::string& text, const std::string& path, Scenario& 
     if (auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);
     for (char& c : what)
       if (c == '\n') c = ' ';
-    if (err) *err = path + ": (document): invalid JSON: " + what;
+    if (err) *err = printable(path) + ": (document): invalid JSON: " + printable(what);
     return false;
   } catch (const BadInput& b) {
-    if (err) *err = path + ": " + b.path + ": " + b.problem;
+    if (err) *err = printable(path) + ": " + printable(b.path) + ": " + printable(b.problem);
     return false;
   } catch (const std::exception& e) {
-    if (err) *err = path + ": (document): " + e.what();
+    if (err) *err = printable(path) + ": (document): " + printable(e.what());
     return false;
   }
   out = std::move(s);
@@ -474,14 +529,13 @@ bool parse_scenario(const std::string& text, const std::string& path, Scenario& 
 }
 
 bool load_scenario(const std::string& path, Scenario& out, std::string* err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (err) *err = path + ": (file): cannot open (missing or unreadable)";
+  std::vector<std::uint8_t> bytes;
+  std::string problem = read_regular_file(path, bytes, kMaxScenarioBytes);
+  if (!problem.empty()) {
+    if (err) *err = printable(path) + ": (file): " + problem;
     return false;
   }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return parse_scenario(buf.str(), path, out, err);
+  return parse_scenario(std::string(bytes.begin(), bytes.end()), path, out, err);
 }
 
 }  // namespace colony

@@ -109,11 +109,20 @@ struct Scenario {
   std::vector<EventSpec> events;
 };
 
+// The largest scenario file read (the shipped ones are a few KiB).
+inline constexpr std::uint64_t kMaxScenarioBytes = 16u << 20;
+
 // Reads and checks a scenario. On failure returns false and sets *err to one line:
-// "<file>: <key path>: <problem>".
+// "<file>: <key path>: <problem>" (key path "(file)" when the file cannot be read).
 bool load_scenario(const std::string& path, Scenario& out, std::string* err);
 // Same, from text already in memory (fuzzing, tests); `path` only names it in errors.
 bool parse_scenario(const std::string& text, const std::string& path, Scenario& out, std::string* err);
+
+// What the world holds the moment it is built (tiles, queens, starting ants, food).
+struct StartingNeeds {
+  std::uint64_t entities = 0, pieces = 0, volumes = 0, sensors = 0, ants = 0;
+};
+StartingNeeds starting_needs(const Scenario& s);
 
 // Capacities after derivation (what make_game builds the pools with).
 Capacity resolved_capacity(const Scenario& s);

@@ -4,6 +4,12 @@
 // Table of contents
 //   [SECTION] World building: terrain, tiles, colonies, food
 //   [SECTION] Spawning: ants, food, corpses
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "files.h"
 #include "sim_internal.h"
 
 namespace colony {
@@ -281,7 +287,45 @@ bool build_world(Game& g, std::string* err) {
 
 }  // namespace
 
+u64 world_bytes_at_start(const Scenario& s) {
+  StartingNeeds n = starting_needs(s);
+  Capacity cap = resolved_capacity(s);
+  const u64 cells = u64(s.width) * s.height, colonies = s.colonies.size();
+  const u64 row = (sizeof(ecs::DirEntry) + sizeof(ColonyEcs::Lists) + 63) / 64 * 64;
+  const u64 per_entity = sizeof(ColonyEcs::Record) + row + sizeof(ecs::SimLink);
+  const u64 back = sizeof(ecs::BackPointer);
+  // terrain, tile and food handles, fire, scorch, flags, occupancy, danger, two scent
+  // fields per colony.
+  const u64 per_cell = sizeof(Terrain) + 2 * sizeof(Handle) + sizeof(u16) + 2 + sizeof(u64) + sizeof(float) * (1 + 2 * colonies);
+  return n.entities * per_entity + u64(cap.entities) * sizeof(u32) + n.pieces * (sizeof(RenderPiece) + back) +
+         n.volumes * (sizeof(CollisionVolume) + back) + n.sensors * (sizeof(Sensor) + back) + cells * per_cell;
+}
+
+std::string memory_problem(const Scenario& s) {
+  double budget = 0;
+  const char* how = "80 % of this machine's memory";
+  if (const char* mb = std::getenv("COLONY_MEMORY_BUDGET_MB"); mb && *mb) {
+    budget = std::strtod(mb, nullptr) * 1e6;
+    how = "COLONY_MEMORY_BUDGET_MB";
+  } else {
+    budget = 0.8 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  }
+  double need = double(world_bytes_at_start(s));
+  if (budget <= 0 || need <= budget) return {};
+  auto size = [](double bytes) {
+    char t[32];
+    if (bytes >= 1e9) std::snprintf(t, sizeof t, "%.1f GB", bytes / 1e9);
+    else std::snprintf(t, sizeof t, "%.0f MB", bytes / 1e6);
+    return std::string(t);
+  };
+  return "building this world takes about " + size(need) + ", more than the " + size(budget) + " allowed (" + how + ")";
+}
+
 std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string* err) {
+  if (std::string problem = memory_problem(scenario); !problem.empty()) {
+    if (err) *err = printable(scenario.path) + ": world: " + problem;
+    return nullptr;
+  }
   auto g = std::make_unique<Game>();
   g->scenario = scenario;
   g->seed = seed;

@@ -4,6 +4,11 @@
 // one line naming the file and the problem, the previous save intact.
 #include <xxhash.h>
 
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <csignal>
 #include <cstring>
 
 #include "save_test_util.h"
@@ -130,10 +135,16 @@ class BadSave : public ::testing::Test {
 TEST_F(BadSave, MissingFileOrFolder) {
   std::string err;
   EXPECT_EQ(load_game(path, &err), nullptr);
-  EXPECT_EQ(err, path + ": cannot open (missing or unreadable)");
+  EXPECT_EQ(err, path + ": cannot open (no such file)");
   std::filesystem::create_directory(path);
   EXPECT_EQ(load_game(path, &err), nullptr);
   EXPECT_EQ(err, path + ": is a folder, not a file");
+  std::filesystem::remove(path);
+  // A pipe with no writer is refused, not waited on.
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  EXPECT_EQ(load_game(path, &err), nullptr);
+  EXPECT_EQ(err, path + ": not a regular file (a pipe, socket or device)");
+  std::filesystem::remove(path);
 }
 
 TEST_F(BadSave, NotASave) {
@@ -203,23 +214,72 @@ TEST_F(BadSave, ForgedContentIsCheckedNotTrusted) {
   EXPECT_NE(err.find("the scenario: does not parse"), std::string::npos) << err;
 }
 
+// The file-size limit makes the write itself fail partway (EFBIG), as a full disk would.
+struct FileSizeLimit {
+  rlimit old{};
+  explicit FileSizeLimit(rlim_t bytes) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    getrlimit(RLIMIT_FSIZE, &old);
+    rlimit lim = old;
+    lim.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &lim);
+  }
+  ~FileSizeLimit() { setrlimit(RLIMIT_FSIZE, &old); }
+};
+
+// Files in the save's folder other than the ones named.
+std::vector<std::string> strays(const std::string& folder, const std::vector<std::string>& expected) {
+  std::vector<std::string> found;
+  for (const auto& e : std::filesystem::directory_iterator(folder)) {
+    std::string name = e.path().filename().string();
+    if (std::find(expected.begin(), expected.end(), name) == expected.end()) found.push_back(name);
+  }
+  return found;
+}
+
 TEST(SaveFile, AFailedSaveLeavesThePreviousSaveIntact) {
   auto g = make_from("default.json");
   run(*g, 20);
-  const std::string path = temp_path("keep.colony");
+  const std::string folder = temp_path("keep_folder");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directory(folder);
+  const std::string path = folder + "/keep.colony";
   std::string err;
   ASSERT_TRUE(save_game(*g, path, &err)) << err;
   u64 saved_hash = state_hash(*g);
   run(*g, 20);
-  std::filesystem::create_directory(path + ".tmp");  // the temporary file cannot be created
-  EXPECT_FALSE(save_game(*g, path, &err));
-  EXPECT_EQ(err.rfind(path + ": cannot create", 0), 0u) << err;
+  {
+    FileSizeLimit limit(4096);
+    EXPECT_FALSE(save_game(*g, path, &err));
+  }
+  EXPECT_EQ(err.rfind(path + ": write failed (", 0), 0u) << err;
   auto back = load_game(path, &err);
   ASSERT_NE(back, nullptr) << err;
   EXPECT_EQ(state_hash(*back), saved_hash);
-  std::filesystem::remove(path + ".tmp");
+  EXPECT_EQ(strays(folder, {"keep.colony"}), std::vector<std::string>{}) << "the temporary file was left behind";
   EXPECT_FALSE(save_game(*g, temp_path("no_such_folder") + "/x.colony", &err));
   EXPECT_NE(err.find("cannot create"), std::string::npos);
+  std::filesystem::remove_all(folder);
+}
+
+// Whatever already lies beside the save under a temporary-looking name is not the save's
+// to remove: the save picks a fresh temporary name and leaves the rest alone.
+TEST(SaveFile, ASaveTouchesNothingButItsOwnFile) {
+  auto g = make_from("default.json");
+  const std::string folder = temp_path("own_folder");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directory(folder);
+  const std::string path = folder + "/own.colony";
+  std::filesystem::create_directory(path + ".tmp");
+  { std::ofstream(path + ".XXXXXX") << "not ours"; }
+  std::string err;
+  ASSERT_TRUE(save_game(*g, path, &err)) << err;
+  EXPECT_TRUE(std::filesystem::is_directory(path + ".tmp"));
+  auto kept = test::read_bytes(path + ".XXXXXX");
+  EXPECT_EQ(std::string(kept.begin(), kept.end()), "not ours");
+  EXPECT_EQ(strays(folder, {"own.colony", "own.colony.tmp", "own.colony.XXXXXX"}), std::vector<std::string>{});
+  ASSERT_NE(load_game(path, &err), nullptr) << err;
+  std::filesystem::remove_all(folder);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // cli_test.cpp — the real colony binary on the command line: headless runs, the report,
 // validation, and every bad flag or bad scenario exiting 2 with one error line.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,9 +35,11 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
-ProcessResult run(const std::string& args) {
+// Runs the binary with the arguments (shell words); `before` runs in the same shell first
+// (limits, environment). A run that hangs is killed after a minute and fails its test.
+ProcessResult run(const std::string& args, const std::string& before = "") {
   fs::path err = temp_dir() / "stderr.txt";
-  std::string cmd = std::string(COLONY_EXE) + " " + args + " >/dev/null 2>" + err.string();
+  std::string cmd = before + " timeout 60 " + std::string(COLONY_EXE) + " " + args + " >/dev/null 2>" + err.string();
   int status = std::system(cmd.c_str());
   ProcessResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -150,6 +153,144 @@ TEST(Cli, BadScenariosExitTwoNamingFileAndKey) {
     EXPECT_NE(r.err.find(message), std::string::npos) << name << "\n" << r.err;
     EXPECT_FALSE(fs::exists(rep)) << name << ": nothing may run";
   }
+}
+
+// The outputs of a run are written together or not at all: the save fails partway (the
+// file-size limit stands for a full disk) after the report was written, and neither the
+// report already there nor anything else in the folder changes.
+TEST(Cli, OutputsAreAllWrittenOrNoneChanges) {
+  fs::path scen = write_scenario("small.json", kSmall);
+  fs::path out = temp_dir() / "outputs";
+  fs::remove_all(out);
+  fs::create_directories(out);
+  fs::path rep = out / "report.json", save = out / "world.colony";
+  std::ofstream(rep) << "the previous report";
+  ProcessResult r = run("--headless --scenario " + scen.string() + " --ticks 20 --report " + rep.string() + " --save " + save.string(),
+                        "ulimit -f 8; trap '' XFSZ;");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(save.string() + ": write failed"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(rep), "the previous report");
+  EXPECT_FALSE(fs::exists(save));
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(out)) names.push_back(e.path().filename().string());
+  EXPECT_EQ(names, std::vector<std::string>{"report.json"});
+  // Without the limit both are written.
+  r = run("--headless --scenario " + scen.string() + " --ticks 20 --report " + rep.string() + " --save " + save.string());
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(read_file(rep))["ticks"], 20);
+  EXPECT_TRUE(fs::exists(save));
+}
+
+// A file name need not be UTF-8: the report still writes (its bad bytes as U+FFFD) and an
+// error line shows them escaped.
+TEST(Cli, AFileNameThatIsNotUtf8) {
+  fs::path scen = temp_dir() / "name\xff.json";
+  std::ofstream(scen) << kSmall;
+  fs::path rep = temp_dir() / "utf8_report.json";
+  fs::remove(rep);
+  ProcessResult r = run("--headless --ticks 5 --scenario '" + scen.string() + "' --report " + rep.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(read_file(rep));
+  EXPECT_NE(j["scenario"].get<std::string>().find("name\xef\xbf\xbd.json"), std::string::npos);
+  std::ofstream(scen) << "{";
+  r = run("--headless --ticks 5 --scenario '" + scen.string() + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("name\\xff.json: (document): invalid JSON"), std::string::npos) << r.err;
+}
+
+// Inputs that are not regular files are refused at once: a pipe would block, a device
+// such as /dev/zero would never end.
+TEST(Cli, InputsThatAreNotRegularFilesAreRefusedAtOnce) {
+  fs::path fifo = temp_dir() / "pipe";
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& args : {"--headless --ticks 5 --scenario " + fifo.string(), "--headless --ticks 5 --load " + fifo.string(),
+                                  "--headless --ticks 5 --replay " + fifo.string(), std::string("--headless --ticks 5 --scenario /dev/zero")}) {
+    ProcessResult r = run(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << args << "\n" << r.err;
+  }
+  fs::remove(fifo);
+}
+
+// Outputs that cannot be written are refused before anything runs, and nothing is written.
+TEST(Cli, OutputsThatCannotBeWrittenAreRefusedBeforeTheRun) {
+  fs::path scen = write_scenario("small.json", kSmall);
+  fs::path fifo = temp_dir() / "out_pipe", rep = temp_dir() / "not_written.json";
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--report /dev/full", "--report"},
+      {"--report /proc/colony_report.json", "--report"},
+      {"--report " + rep.string() + " --save " + fifo.string(), "--save"},
+      {"--report " + rep.string() + " --record /proc/colony.replay", "--record"},
+  };
+  for (const auto& [outputs, flag] : cases) {
+    fs::remove(rep);
+    ProcessResult r = run("--headless --ticks 5 --scenario " + scen.string() + " " + outputs);
+    EXPECT_EQ(r.code, 2) << outputs << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << outputs << "\n" << r.err;
+    EXPECT_NE(r.err.find(flag), std::string::npos) << outputs << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(rep)) << outputs;
+  }
+  fs::remove(fifo);
+}
+
+// Flags that contradict each other are refused, and no input is overwritten by an output.
+TEST(Cli, ConflictingFlagsAreRefused) {
+  fs::path scen = write_scenario("small.json", kSmall);
+  fs::path save = temp_dir() / "conflict.colony", rep = temp_dir() / "conflict.json";
+  ASSERT_EQ(run("--headless --ticks 5 --scenario " + scen.string() + " --save " + save.string()).code, 0);
+  const std::string s = " --scenario " + scen.string();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--headless --ticks 5 --screenshot " + (temp_dir() / "x.png").string() + s, "--screenshot"},
+      {"--headless --ticks 5 --debug-ui" + s, "--debug-ui"},
+      {"--headless --ticks 5 --frames 3" + s, "--frames"},
+      {"--headless --ticks 5 --seed 4 --load " + save.string(), "--seed"},
+      {"--headless --ticks 5 --report " + rep.string() + " --save " + rep.string() + s, "name the same file"},
+      {"--headless --ticks 5 --report " + scen.string() + s, "name the same file"},
+      {"--headless --ticks 5 --save " + save.string() + " --load " + save.string(), "name the same file"},
+      {"--headless --ticks 5 --seed 18446744073709551616" + s, "--seed"},
+      {"--headless --ticks 5 --seed 99999999999999999999999" + s, "--seed"},
+  };
+  const std::string scenario_text = read_file(scen);
+  for (const auto& [args, mention] : cases) {
+    ProcessResult r = run(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
+    EXPECT_LT(r.err.size(), 300u) << r.err;
+    EXPECT_NE(r.err.find(mention), std::string::npos) << args << "\n" << r.err;
+  }
+  EXPECT_EQ(read_file(scen), scenario_text);
+  EXPECT_FALSE(fs::exists(rep));
+  // The largest seed is a seed.
+  ProcessResult r = run("--headless --ticks 5 --seed 18446744073709551615 --report " + rep.string() + s);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(read_file(rep))["seed"].get<std::uint64_t>(), 18446744073709551615ull);
+}
+
+// A world larger than the memory it may use is refused before it is built, from a
+// scenario or from a save (COLONY_MEMORY_BUDGET_MB stands for a smaller machine).
+TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
+  std::string big = kSmall;
+  const std::string size = "\"width\": 48, \"height\": 48";
+  big.replace(big.find(size), size.size(), "\"width\": 2048, \"height\": 2048");
+  fs::path scen = write_scenario("big.json", big), rep = temp_dir() / "big.json.report";
+  fs::remove(rep);
+  ProcessResult r = run("--headless --ticks 5 --scenario " + scen.string() + " --report " + rep.string(), "COLONY_MEMORY_BUDGET_MB=500");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(scen.string() + ": world: building this world takes about 1.7 GB, more than the 500 MB allowed"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(rep));
+  fs::path small = write_scenario("small.json", kSmall), save = temp_dir() / "small_budget.colony";
+  ASSERT_EQ(run("--headless --ticks 5 --scenario " + small.string() + " --save " + save.string()).code, 0);
+  r = run("--headless --ticks 5 --load " + save.string(), "COLONY_MEMORY_BUDGET_MB=0.1");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("building this world takes about"), std::string::npos) << r.err;
 }
 
 TEST(Cli, HelpExitsZero) {

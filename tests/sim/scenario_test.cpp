@@ -2,7 +2,11 @@
 // every kind of bad input gives one line naming the file, the key path and the problem.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include "game.h"
 
@@ -68,7 +72,8 @@ TEST(Scenario, UnknownKey) {
 
 TEST(Scenario, WrongType) {
   EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": \"64\"")), "bad.json: world.width: expected an integer, got a string");
-  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 2.5")), "bad.json: food[0].crumbs: expected an integer, got 2.5");
+  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 2.5")), "bad.json: food[0].crumbs: expected an integer, got the decimal number 2.5");
+  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 64.0")), "bad.json: world.width: expected an integer, got the decimal number 64.0");
   EXPECT_EQ(parse_error(with("\"nest\": [10, 10]", "\"nest\": 10")), "bad.json: colonies[0].nest: expected an array, got an integer");
 }
 
@@ -95,7 +100,56 @@ TEST(Scenario, MissingKeyAndFile) {
   Scenario s;
   std::string err;
   EXPECT_FALSE(load_scenario("/nonexistent/x.json", s, &err));
-  EXPECT_EQ(err, "/nonexistent/x.json: (file): cannot open (missing or unreadable)");
+  EXPECT_EQ(err, "/nonexistent/x.json: (file): cannot open (no such file)");
+}
+
+// What is not a regular file is refused by name, not read: a pipe with no writer would
+// block the reader, a device like /dev/zero would never end.
+TEST(Scenario, APipeADeviceAndAFolderAreRefusedUnread) {
+  const std::string fifo = testing::TempDir() + "colony_scenario_fifo_" + std::to_string(::getpid());
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Scenario s;
+  std::string err;
+  EXPECT_FALSE(load_scenario(fifo, s, &err));
+  EXPECT_EQ(err, fifo + ": (file): not a regular file (a pipe, socket or device)");
+  std::filesystem::remove(fifo);
+  EXPECT_FALSE(load_scenario("/dev/zero", s, &err));
+  EXPECT_EQ(err, "/dev/zero: (file): not a regular file (a pipe, socket or device)");
+  EXPECT_FALSE(load_scenario(testing::TempDir(), s, &err));
+  EXPECT_NE(err.find(": (file): is a folder, not a file"), std::string::npos) << err;
+}
+
+TEST(Scenario, AFileLargerThanAnyScenarioIsRefusedUnread) {
+  const std::string big = testing::TempDir() + "colony_scenario_big_" + std::to_string(::getpid()) + ".json";
+  std::filesystem::remove(big);
+  { std::ofstream(big) << "{}"; }
+  std::filesystem::resize_file(big, kMaxScenarioBytes + 1);
+  Scenario s;
+  std::string err;
+  EXPECT_FALSE(load_scenario(big, s, &err));
+  EXPECT_EQ(err, big + ": (file): too large (" + std::to_string(kMaxScenarioBytes + 1) + " bytes, at most " +
+                     std::to_string(kMaxScenarioBytes) + ")");
+  std::filesystem::remove(big);
+}
+
+// nlohmann-json keeps the last of two equal keys; a scenario must not say two things.
+TEST(Scenario, AKeyGivenTwiceIsRefusedAtItsPath) {
+  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 64, \"width\": 32")), "bad.json: world.width: key given twice");
+  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 10, \"crumbs\": 5")), "bad.json: food[0].crumbs: key given twice");
+  EXPECT_EQ(parse_error(with("\"events\"", "\"seed\": 2, \"seed\": 3, \"events\"")), "bad.json: seed: key given twice");
+  // Equal keys in different objects are not a repeat.
+  Scenario s;
+  std::string err;
+  EXPECT_TRUE(parse_scenario(with("\"food\": [ { \"at\": [20, 20], \"crumbs\": 10 } ]",
+                                  "\"food\": [ { \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [21, 20], \"crumbs\": 9 } ]"),
+                             "good.json", s, &err))
+      << err;
+}
+
+TEST(Scenario, ANumberTooLargeForAnyTypeIsNamedByItsPath) {
+  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 1e400")), "bad.json: food[0].crumbs: number too large");
+  EXPECT_EQ(parse_error(with("\"at\": [12, 12]", "\"at\": [12, -1e999]")), "bad.json: events[0].at[1]: number too large");
 }
 
 TEST(Scenario, TruncatedJson) {
@@ -111,6 +165,11 @@ TEST(Scenario, BadEventsAndColours) {
   EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4, \"count\": 3")), "bad.json: events[0].count: unknown key");
   EXPECT_EQ(parse_error(with("\"workers\": 20", "\"color\": \"red\"")), "bad.json: colonies[0].color: expected a colour like \"#ff8800\", got \"red\"");
   EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 0")), "bad.json: events[0].radius: a bomb needs a radius above 0");
+  EXPECT_EQ(parse_error(with("\"tick\": 5", "\"tick\": 50, \"until\": 40")), "bad.json: events[0].until: tick 40 is before the event's first tick 50");
+  // The water strip is x 30..34: ants spawned there would stand in water, as a nest may not.
+  const char* spawn_in_water = R"({ "kind": "spawn", "tick": 5, "at": [31, 20], "count": 10, "colony": 0 })";
+  EXPECT_EQ(parse_error(with("{ \"kind\": \"bomb\", \"tick\": 5, \"at\": [12, 12], \"radius\": 4 }", spawn_in_water)),
+            "bad.json: events[0].at: the ants would appear in water");
 }
 
 }  // namespace

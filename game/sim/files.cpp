@@ -1,0 +1,184 @@
+// files.cpp — regular files read whole, files written through a temporary and a rename,
+// and file names made printable for one-line errors.
+#include "files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace colony {
+
+namespace {
+
+std::string reason() { return std::strerror(errno); }
+
+// The temporary's name pattern beside path, for mkstemp.
+std::string temp_pattern(const std::string& path) { return path + ".XXXXXX"; }
+
+}  // namespace
+
+namespace {
+
+// Opens path for reading if it is a regular file: fd and size are set and "" returned,
+// or the problem. Opened without blocking, so that a pipe with no writer cannot hang the
+// open itself; the type is read from the open file, not from the name.
+std::string open_regular(const std::string& path, int& fd, std::uint64_t& size) {
+  fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT ? "cannot open (no such file)" : "cannot open (" + reason() + ")";
+  struct stat st {};
+  std::string problem;
+  if (::fstat(fd, &st) != 0) problem = "cannot read (" + reason() + ")";
+  else if (S_ISDIR(st.st_mode)) problem = "is a folder, not a file";
+  else if (!S_ISREG(st.st_mode)) problem = "not a regular file (a pipe, socket or device)";
+  if (!problem.empty()) ::close(fd);
+  size = std::uint64_t(st.st_size);
+  return problem;
+}
+
+}  // namespace
+
+std::string why_not_readable(const std::string& path) {
+  int fd = -1;
+  std::uint64_t size = 0;
+  std::string problem = open_regular(path, fd, size);
+  if (problem.empty()) ::close(fd);
+  return problem;
+}
+
+std::string read_regular_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t max_bytes) {
+  int fd = -1;
+  std::uint64_t size = 0;
+  if (std::string problem = open_regular(path, fd, size); !problem.empty()) return problem;
+  if (size > max_bytes) {
+    ::close(fd);
+    return "too large (" + std::to_string(size) + " bytes, at most " + std::to_string(max_bytes) + ")";
+  }
+  out.resize(size_t(size));
+  size_t got = 0;
+  while (got < out.size()) {
+    ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += size_t(n);
+  }
+  ::close(fd);
+  return got == out.size() ? std::string() : std::string("cannot read (the file shrank or a read failed)");
+}
+
+bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, std::string* err, std::uint64_t max_bytes) {
+  std::string problem = read_regular_file(path, out, max_bytes);
+  if (problem.empty()) return true;
+  if (err) *err = printable(path) + ": " + problem;
+  return false;
+}
+
+std::string why_not_writable(const std::string& path) {
+  if (path.empty()) return "empty file name";
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) return "is a folder";
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return "not a regular file (a pipe, socket or device)";
+  auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) return "folder does not exist: " + printable(parent.string());
+  std::string probe = temp_pattern(path);
+  int fd = ::mkstemp(probe.data());
+  if (fd < 0) return "cannot create a file there (" + reason() + ")";
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return {};
+}
+
+PendingFile::~PendingFile() {
+  if (file_) std::fclose(file_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+bool PendingFile::open(const std::string& path, std::string* err) {
+  path_ = path;
+  std::string temp = temp_pattern(path);
+  int fd = ::mkstemp(temp.data());
+  if (fd < 0) {
+    if (err) *err = printable(path) + ": cannot create a temporary file beside it (" + reason() + ")";
+    return false;
+  }
+  // mkstemp makes the file private (0600); a finished file gets the usual permissions.
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  temp_ = temp;
+  file_ = ::fdopen(fd, "wb");
+  if (!file_) {
+    ::close(fd);
+    if (err) *err = printable(path) + ": cannot write (" + reason() + ")";
+    return false;
+  }
+  return true;
+}
+
+bool PendingFile::close(std::string* err, const std::string& problem) {
+  if (!file_) {
+    if (err) *err = printable(path_) + ": write failed (not open)";
+    return false;
+  }
+  bool ok = !std::ferror(file_);
+  ok = std::fflush(file_) == 0 && ok;
+  int saved = errno;
+  ok = std::fclose(file_) == 0 && ok;
+  file_ = nullptr;
+  if (ok && problem.empty()) return true;
+  failed_ = true;
+  if (err) *err = printable(path_) + ": write failed (" + (problem.empty() ? std::string(std::strerror(saved ? saved : errno)) : problem) + ")";
+  return false;
+}
+
+bool PendingFile::commit(std::string* err) {
+  if (file_ || failed_ || temp_.empty()) {
+    if (err) *err = printable(path_) + ": nothing to commit (the write failed or was not closed)";
+    return false;
+  }
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    if (err) *err = printable(path_) + ": cannot move the finished file into place (" + reason() + ")";
+    return false;
+  }
+  temp_.clear();
+  return true;
+}
+
+bool write_file_atomically(const std::string& path, const void* data, size_t size, std::string* err) {
+  PendingFile f;
+  if (!f.open(path, err)) return false;
+  std::fwrite(data, 1, size, f.stream());
+  return f.close(err) && f.commit(err);
+}
+
+std::string printable(const std::string& text) {
+  std::string out;
+  auto escape = [&](unsigned char c) {
+    static const char* kHex = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  };
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    unsigned char c = s[i];
+    if (c < 0x20 || c == 0x7f) { escape(c); ++i; continue; }
+    if (c < 0x80) { out += char(c); ++i; continue; }
+    // A UTF-8 sequence: its length from the lead byte, then continuation bytes only
+    // (overlong two-byte forms and stray continuation bytes are escaped).
+    size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    bool ok = len != 0 && i + len <= n;
+    for (size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xc0) == 0x80;
+    if (!ok) { escape(c); ++i; continue; }
+    out.append(text, i, len);
+    i += len;
+  }
+  return out;
+}
+
+}  // namespace colony

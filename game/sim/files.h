@@ -1,0 +1,64 @@
+// files.h — reading and writing the game's files: scenarios, saves, replays, reports.
+//
+// Reading takes regular files only: a pipe, a device or a folder is refused by name
+// instead of blocking or reading forever. Writing goes through a PendingFile: the bytes
+// go to a temporary file beside the destination, which replaces the destination only on
+// commit(), so a failed or abandoned write leaves whatever was there before untouched.
+// Every error is one line, "<path>: <problem>".
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace colony {
+
+// Reads a whole regular file of at most max_bytes. Returns "" or the problem (missing,
+// a folder, not a regular file, too large, unreadable), without the path.
+std::string read_regular_file(const std::string& path, std::vector<std::uint8_t>& out,
+                              std::uint64_t max_bytes = ~std::uint64_t(0));
+// The same, false with "<path>: <problem>" in *err.
+bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, std::string* err,
+                     std::uint64_t max_bytes = ~std::uint64_t(0));
+
+// Why path cannot be read as a regular file, or "" when it can (nothing is read).
+std::string why_not_readable(const std::string& path);
+
+// Why path cannot be written, or "" when it can: its folder must exist and take a new
+// file (checked by creating and removing a temporary there), and what the path names now,
+// if anything, must be a regular file. Nothing is left behind.
+std::string why_not_writable(const std::string& path);
+
+// A file being written under a unique temporary name beside path ("<path>.XXXXXX").
+// commit() moves it over path; destroyed without a commit, the temporary is removed.
+class PendingFile {
+ public:
+  PendingFile() = default;
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+  ~PendingFile();
+
+  // Creates the temporary. False with "<path>: cannot create ..." in *err.
+  bool open(const std::string& path, std::string* err);
+  FILE* stream() const { return file_; }
+  // Flushes and closes the temporary; false with "<path>: write failed (...)" if any
+  // write since open() failed. `problem` overrides the system's reason when not empty.
+  bool close(std::string* err, const std::string& problem = "");
+  // Renames the closed temporary over path.
+  bool commit(std::string* err);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, temp_;
+  FILE* file_ = nullptr;
+  bool failed_ = false;
+};
+
+// Writes bytes to path through a PendingFile. False with "<path>: <problem>".
+bool write_file_atomically(const std::string& path, const void* data, size_t size, std::string* err);
+
+// A file name as an error line can show it: control characters and bytes that are not
+// UTF-8 become \xNN escapes, so the message stays one readable line.
+std::string printable(const std::string& text);
+
+}  // namespace colony
