@@ -12,6 +12,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "sim_internal.h"
 #include "snapshot.h"
 
 namespace colony {
@@ -357,6 +359,31 @@ void check_entities(Game& g, In& in) {
     in.need(r && r->payload.kind == Kind::Tile && r->payload.cell == cell && w.list<RenderPiece>(*r).added >= 1,
             "tile " + std::to_string(cell) + " is not a live tile entity");
   }
+  // A colony's queen is a live queen of that colony, or none; its nest stands on land.
+  for (size_t i = 0; i < g.colonies.size(); ++i) {
+    const Colony& c = g.colonies[i];
+    std::string who = "colony " + std::to_string(i) + ": ";
+    const Record* q = c.queen.is_null() ? nullptr : w.find(c.queen);
+    in.need(c.queen.is_null() || (q && q->payload.kind == Kind::Queen && q->payload.colony == i), who + "its queen is not a live queen of the colony");
+    in.need(passable(g.terrain[cell_of(g, c.nest_x, c.nest_y)]), who + "the nest is not on land");
+  }
+}
+
+// The grids steering and fire read: scent and danger finite and not negative, and the
+// burning list exactly the cells whose fire is still burning, each once.
+void check_grids(Game& g, In& in) {
+  auto scent_ok = [](const std::vector<float>& f) {
+    return std::all_of(f.begin(), f.end(), [](float v) { return v >= 0 && v <= 3.0e38f; });
+  };
+  in.need(scent_ok(g.danger), "the danger grid holds a negative or non-finite value");
+  for (const auto& f : g.fields) in.need(scent_ok(f), "a pheromone field holds a negative or non-finite value");
+  std::vector<u8> listed(g.fire.size(), 0);
+  for (u32 c : g.burning) {
+    in.need(g.fire[c] > 0 && !listed[c], "the burning list names a cell that is not burning, or one twice");
+    listed[c] = 1;
+  }
+  size_t burning = size_t(std::count_if(g.fire.begin(), g.fire.end(), [](u16 v) { return v > 0; }));
+  in.need(burning == g.burning.size(), "cells on fire that the burning list does not name");
 }
 
 std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) {
@@ -419,6 +446,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   in.expect_tag(tag("REGN"), "the simulation region");
   g.region_x = in.pod<float>(), g.region_y = in.pod<float>(), g.region_w = in.pod<float>(), g.region_h = in.pod<float>();
   in.need(std::isfinite(g.region_x) && std::isfinite(g.region_y) && std::isfinite(g.region_w) && std::isfinite(g.region_h), "region not finite");
+  in.need(g.region_w >= 0 && g.region_h >= 0, "region of negative size");
   in.vec(g.chunk_simulated, chunks), in.vec(g.dirty_chunks_stamp, chunks);
   for (u8 v : g.chunk_simulated) in.need(v <= 1, "chunk tier flag out of range");
 
@@ -448,6 +476,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   std::string ecs_err;
   if (!ecs::read_snapshot(*g.ecs, src, &ecs_err)) in.fail(ecs_err);
   check_entities(g, in);
+  check_grids(g, in);
   in.expect_tag(tag("END "), "the end marker");
 
   // Derived grids (cell flags, scent chunks) and scratch the systems expect sized

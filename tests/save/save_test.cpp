@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <csignal>
+#include <functional>
+#include <limits>
 #include <cstring>
 
 #include "save_test_util.h"
@@ -19,6 +21,8 @@ namespace {
 using test::make_from;
 using test::run;
 using test::temp_path;
+
+u32 cell_index(const Game& g, float x, float y) { return u32(y) * g.width + u32(x); }
 
 // The player's hand at tick 300: a bomb, a spawn and a region change wait in the queue
 // when the world is saved, so pending commands and tier moves cross the save.
@@ -212,6 +216,31 @@ TEST_F(BadSave, ForgedContentIsCheckedNotTrusted) {
   reseal(bad);
   EXPECT_EQ(load_game_from_bytes(bad.data(), bad.size(), "forged", &err), nullptr);
   EXPECT_NE(err.find("the scenario: does not parse"), std::string::npos) << err;
+}
+
+// A save whose checksum is right but whose content cannot happen: each world below is
+// broken in one way through its fields, saved as it is, and refused on load by name.
+TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
+  const std::vector<std::pair<std::function<void(Game&)>, std::string>> cases = {
+      {[](Game& g) { g.danger[7] = std::numeric_limits<float>::quiet_NaN(); }, "the danger grid holds a negative or non-finite value"},
+      {[](Game& g) { g.fields[1][9] = -1.0f; }, "a pheromone field holds a negative or non-finite value"},
+      {[](Game& g) { g.fire[3] = 40; }, "cells on fire that the burning list does not name"},
+      {[](Game& g) { g.burning.push_back(4); }, "the burning list names a cell that is not burning"},
+      {[](Game& g) { g.colonies[0].queen = g.tiles[0]; }, "colony 0: its queen is not a live queen of the colony"},
+      {[](Game& g) { g.colonies[1].queen = g.colonies[0].queen; }, "colony 1: its queen is not a live queen of the colony"},
+      {[](Game& g) { g.terrain[cell_index(g, g.colonies[0].nest_x, g.colonies[0].nest_y)] = Terrain::Water; }, "colony 0: the nest is not on land"},
+      {[](Game& g) { g.region_w = -5; }, "region of negative size"},
+  };
+  for (const auto& [spoil, problem] : cases) {
+    SCOPED_TRACE(problem);
+    auto g = make_from("default.json");
+    run(*g, 10);
+    spoil(*g);
+    std::vector<std::uint8_t> bytes;
+    std::string err;
+    ASSERT_TRUE(save_game_to_bytes(*g, bytes, &err)) << err;
+    expect_refused(bytes, problem);
+  }
 }
 
 // The file-size limit makes the write itself fail partway (EFBIG), as a full disk would.
