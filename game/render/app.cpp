@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "files.h"
 #include "hud.h"
 
 namespace colony::render {
@@ -622,7 +623,7 @@ bool save_screenshot(App& app, const std::string& path, std::string* err) {
   SDL_GetRendererOutputSize(app.renderer, &w, &h);
   SDL_Surface* shot = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ABGR8888);
   if (!shot) {
-    *err = path + ": " + SDL_GetError();
+    *err = printable(path) + ": " + SDL_GetError();
     return false;
   }
   bool ok = SDL_RenderReadPixels(app.renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, shot->pixels, shot->pitch) == 0;
@@ -632,9 +633,15 @@ bool save_screenshot(App& app, const std::string& path, std::string* err) {
       auto* row = reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(shot->pixels) + size_t(y) * shot->pitch);
       for (int x = 0; x < w; ++x) row[x] |= 0xFF000000u;
     }
-    ok = IMG_SavePNG(shot, path.c_str()) == 0;
+    // Through a temporary file beside it: a failed write leaves any earlier PNG whole.
+    PendingFile file;
+    ok = file.open(path, err);
+    SDL_RWops* rw = ok ? SDL_RWFromFP(file.stream(), SDL_FALSE) : nullptr;
+    bool saved = rw && IMG_SavePNG_RW(shot, rw, 1) == 0;
+    std::string why = saved ? std::string() : std::string("cannot write the screenshot: ") + SDL_GetError();
+    ok = ok && file.close(err, why) && file.commit(err);
   }
-  if (!ok) *err = path + ": cannot write screenshot: " + SDL_GetError();
+  if (!ok && err->empty()) *err = printable(path) + ": cannot read the frame back: " + SDL_GetError();
   SDL_FreeSurface(shot);
   return ok;
 }

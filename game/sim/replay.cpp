@@ -104,7 +104,7 @@ std::unique_ptr<Game> Replayer::start_game(const std::string& name, std::string*
   std::string inner;
   auto g = load_game_from_bytes(replay.start_save.data(), replay.start_save.size(), "starting world", &inner);
   if (!g) {
-    if (err) *err = name + ": " + inner;
+    if (err) *err = printable(name) + ": " + inner;
     return nullptr;
   }
   if (g->tick != replay.start_tick) {
@@ -221,7 +221,7 @@ std::vector<std::uint8_t> encode_replay(const Replay& r) {
 
 bool decode_replay(const std::uint8_t* data, size_t size, const std::string& name, Replay& out, std::string* err) {
   auto fail = [&](const std::string& what) {
-    if (err) *err = name + ": " + what;
+    if (err) *err = printable(name) + ": " + what;
     return false;
   };
   if (size < 8 || std::memcmp(data, kReplayMagic, 8) != 0) return fail("not a Colony replay (no COLONYRP magic number)");

@@ -565,7 +565,7 @@ bool save_game(const Game& g, const std::string& path, std::string* err, const S
 std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size, const std::string& name, std::string* err,
                                            const LoadLimits& limits) {
   auto fail = [&](const std::string& what) -> std::unique_ptr<Game> {
-    if (err) *err = name + ": " + what;
+    if (err) *err = printable(name) + ": " + what;
     return nullptr;
   };
   if (size < sizeof kSaveMagic || std::memcmp(data, kSaveMagic, sizeof kSaveMagic) != 0) return fail("not a Colony save (no COLONYSV magic number)");
