@@ -6,6 +6,7 @@
 //   [SECTION] Spawning: ants, food, corpses
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -305,13 +306,16 @@ std::string memory_problem(const Scenario& s) {
   double budget = 0;
   const char* how = "80 % of this machine's memory";
   if (const char* mb = std::getenv("COLONY_MEMORY_BUDGET_MB"); mb && *mb) {
-    budget = std::strtod(mb, nullptr) * 1e6;
+    char* end = nullptr;
+    budget = std::strtod(mb, &end) * 1e6;
+    if (*end != '\0' || !(budget > 0) || !std::isfinite(budget))
+      return "COLONY_MEMORY_BUDGET_MB is '" + printable(mb) + "', not a positive number of megabytes";
     how = "COLONY_MEMORY_BUDGET_MB";
   } else {
     budget = 0.8 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
   }
   double need = double(world_bytes_at_start(s));
-  if (budget <= 0 || need <= budget) return {};
+  if (need <= budget) return {};
   auto size = [](double bytes) {
     char t[32];
     if (bytes >= 1e9) std::snprintf(t, sizeof t, "%.1f GB", bytes / 1e9);

@@ -291,6 +291,12 @@ TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("building this world takes about"), std::string::npos) << r.err;
+  for (const char* bad : {"abc", "-5", "0", "12MB"}) {
+    r = run("--headless --ticks 5 --scenario " + small.string(), std::string("COLONY_MEMORY_BUDGET_MB=") + bad);
+    EXPECT_EQ(r.code, 2) << bad << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(std::string("COLONY_MEMORY_BUDGET_MB is '") + bad + "', not a positive number of megabytes"), std::string::npos) << r.err;
+  }
 }
 
 TEST(Cli, HelpExitsZero) {
