@@ -59,10 +59,13 @@ std::string same_file_problem(const Options& o) {
   const Named files[] = {{"--report", &o.report}, {"--save", &o.save}, {"--record", &o.record}, {"--screenshot", &o.screenshot},
                          {"--scenario", &o.scenario}, {"--load", &o.load}, {"--replay", &o.replay}};
   const size_t outputs = 4;
+  // Absolute first: weakly_canonical leaves a relative path whose first part does not
+  // exist yet as it is ("a.json" against "./a.json").
   auto key = [](const std::string& p) {
     std::error_code ec;
-    auto c = std::filesystem::weakly_canonical(p, ec);
-    return ec ? std::filesystem::absolute(p, ec).lexically_normal() : c;
+    auto abs = std::filesystem::absolute(p, ec).lexically_normal();
+    auto c = std::filesystem::weakly_canonical(abs, ec);
+    return ec ? abs : c;
   };
   for (size_t i = 0; i < outputs; ++i) {
     if (files[i].path->empty()) continue;
@@ -81,10 +84,12 @@ int parse_options(int argc, char** argv, Options& out) {
 
   auto* headless = app.add_flag("--headless", out.headless, "Run without a window for --ticks ticks");
   app.add_option("--scenario", out.scenario, "Scenario JSON file")->check(kReadableFile);
-  app.add_option("--ticks", out.ticks, "Headless: ticks to run")->check(CLI::Range(std::uint64_t(0), std::uint64_t(1'000'000'000)));
+  app.add_option("--ticks", out.ticks, "Headless: ticks to run")
+      ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1'000'000'000)))
+      ->needs(headless);
   std::string seed_text;
   auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")->check(kSeed);
-  app.add_option("--report", out.report, "Headless: write a JSON report here")->check(kWritableFile);
+  app.add_option("--report", out.report, "Headless: write a JSON report here")->check(kWritableFile)->needs(headless);
   app.add_flag("--validate", out.validate, "Run the pool validator every tick (violations: exit 3)");
 
   // The window's options mean nothing without a window: refused with --headless.

@@ -597,7 +597,7 @@ bool app_frame(App& app) {
   if (last && !app.config.screenshot.empty()) {
     std::string err;
     if (!save_screenshot(app, app.config.screenshot, &err)) {
-      app.error = err;
+      app.error = app.screenshot_error = err;
       SDL_RenderPresent(app.renderer);
       return false;
     }

@@ -104,6 +104,7 @@ struct App {
   FrameStats stats;
   bool quit = false;
   std::string error;  // last load error (shown in the HUD)
+  std::string screenshot_error;  // why --screenshot could not be written (the run failed)
 
   // Tests: when capture is set, every frame is read back into frame_pixels (ABGR8888).
   bool capture = false;

@@ -48,7 +48,7 @@ int run_window(const Options& options) {
   Recorder recorder;
   if (!options.record.empty()) {
     if (!recorder.start(*app.game, &err)) {
-      std::fprintf(stderr, "colony: %s: %s\n", options.record.c_str(), err.c_str());
+      std::fprintf(stderr, "colony: %s: %s\n", printable(options.record).c_str(), err.c_str());
       render::app_shutdown(app);
       return 2;
     }
@@ -58,38 +58,44 @@ int run_window(const Options& options) {
     app.before_tick = [&](Game& g) { replayer.before_tick(g); };
     app.after_tick = [&](Game& g) {
       if (!replayer.after_tick(g) && app.error.empty()) {
-        app.error = options.replay + ": replay diverged at " + replayer.divergence;
+        app.error = printable(options.replay) + ": replay diverged at " + replayer.divergence;
         app.paused = true;
       }
     };
   }
   while (render::app_frame(app)) {}
-  // At exit: the world to --save, the recording to --record, the replay's verdict.
-  int save_rc = 0;
-  std::string io_err;
-  if (!options.save.empty() && !save_game(*app.game, options.save, &io_err)) {
-    std::fprintf(stderr, "colony: %s\n", io_err.c_str());
-    save_rc = 2;
-  }
-  if (!options.record.empty() && !recorder.write(options.record, &io_err)) {
-    std::fprintf(stderr, "colony: %s\n", io_err.c_str());
-    save_rc = 2;
-  }
-  if (!options.replay.empty() && replayer.diverged) {
-    std::fprintf(stderr, "colony: %s: replay diverged at %s\n", options.replay.c_str(), replayer.divergence.c_str());
-    save_rc = 3;
-  } else if (!options.replay.empty()) {
-    std::fprintf(stderr, "colony: %s: %llu tick digests and %llu full state hashes matched through tick %llu%s\n",
-                 options.replay.c_str(), (unsigned long long)replayer.checked, (unsigned long long)replayer.verified,
-                 (unsigned long long)app.game->tick,
-                 replayer.finished(*app.game) ? "" : " (closed before the end of the recording)");
-  }
+  // At exit, one verdict: a screenshot that could not be written fails the run (exit 2)
+  // and nothing else is written; otherwise --save and --record are written together
+  // (temporary files, moved into place once both are written); then a replay's verdict
+  // (exit 3 when it diverged) or, for a timed run, its frame statistics.
   int rc = 0;
-  if (!app.error.empty() && !config.screenshot.empty() && app.stats.frames >= config.frames) {
-    std::fprintf(stderr, "colony: %s\n", app.error.c_str());
+  std::string io_err;
+  if (!app.screenshot_error.empty()) {
+    std::fprintf(stderr, "colony: %s\n", app.screenshot_error.c_str());
     rc = 2;
+  } else {
+    PendingFile save_file, record_file;
+    const bool saving = !options.save.empty(), recording = !options.record.empty();
+    bool written = !saving || (save_file.open(options.save, &io_err) && write_save(*app.game, save_file, &io_err));
+    written = written && (!recording || (record_file.open(options.record, &io_err) && recorder.write(record_file, &io_err)));
+    written = written && (!saving || save_file.commit(&io_err)) && (!recording || record_file.commit(&io_err));
+    if (!written) {
+      std::fprintf(stderr, "colony: %s\n", io_err.c_str());
+      rc = 2;
+    }
   }
-  if (config.frames > 0) {
+  if (rc == 0 && !options.replay.empty()) {
+    if (replayer.diverged) {
+      std::fprintf(stderr, "colony: %s: replay diverged at %s\n", printable(options.replay).c_str(), replayer.divergence.c_str());
+      rc = 3;
+    } else {
+      std::fprintf(stderr, "colony: %s: %llu tick digests and %llu full state hashes matched through tick %llu%s\n",
+                   printable(options.replay).c_str(), (unsigned long long)replayer.checked, (unsigned long long)replayer.verified,
+                   (unsigned long long)app.game->tick,
+                   replayer.finished(*app.game) ? "" : " (closed before the end of the recording)");
+    }
+  }
+  if (rc == 0 && config.frames > 0) {
     // The run's averages (the first frames build every chunk texture; they are included).
     SDL_RendererInfo info{};
     SDL_GetRendererInfo(app.renderer, &info);
@@ -103,7 +109,7 @@ int run_window(const Options& options) {
                  s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n);
   }
   render::app_shutdown(app);
-  return rc ? rc : save_rc;
+  return rc;
 }
 
 }  // namespace colony

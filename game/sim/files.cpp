@@ -19,6 +19,16 @@ std::string reason() { return std::strerror(errno); }
 // The temporary's name pattern beside path, for mkstemp.
 std::string temp_pattern(const std::string& path) { return path + ".XXXXXX"; }
 
+// Where a write to path lands: a symbolic link is followed to the file it names, so that
+// the finished file replaces that file and the link stays (renaming over the link itself
+// would replace it with a plain file).
+std::string write_target(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) return path;
+  auto target = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  return ec ? path : target.string();
+}
+
 }  // namespace
 
 namespace {
@@ -76,8 +86,9 @@ bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, st
   return false;
 }
 
-std::string why_not_writable(const std::string& path) {
-  if (path.empty()) return "empty file name";
+std::string why_not_writable(const std::string& given) {
+  if (given.empty()) return "empty file name";
+  const std::string path = write_target(given);
   std::error_code ec;
   auto status = std::filesystem::status(path, ec);
   if (std::filesystem::is_directory(status)) return "is a folder";
@@ -99,7 +110,7 @@ PendingFile::~PendingFile() {
 
 bool PendingFile::open(const std::string& path, std::string* err) {
   path_ = path;
-  std::string temp = temp_pattern(path);
+  std::string temp = temp_pattern(write_target(path));
   int fd = ::mkstemp(temp.data());
   if (fd < 0) {
     if (err) *err = printable(path) + ": cannot create a temporary file beside it (" + reason() + ")";
@@ -140,7 +151,7 @@ bool PendingFile::commit(std::string* err) {
     if (err) *err = printable(path_) + ": nothing to commit (the write failed or was not closed)";
     return false;
   }
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+  if (std::rename(temp_.c_str(), write_target(path_).c_str()) != 0) {
     if (err) *err = printable(path_) + ": cannot move the finished file into place (" + reason() + ")";
     return false;
   }

@@ -31,6 +31,7 @@ std::string why_not_writable(const std::string& path);
 
 // A file being written under a unique temporary name beside path ("<path>.XXXXXX").
 // commit() moves it over path; destroyed without a commit, the temporary is removed.
+// A path that is a symbolic link is written to the file the link names (the link stays).
 class PendingFile {
  public:
   PendingFile() = default;

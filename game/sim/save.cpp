@@ -542,12 +542,21 @@ bool write_save(const Game& g, PendingFile& file, std::string* err, const SaveOp
   FILE* f = file.stream();
   std::uint8_t header[kSaveHeaderBytes] = {};
   bool ok = std::fwrite(header, 1, sizeof header, f) == sizeof header;
-  PayloadSink sink([&](const void* p, size_t n) { return std::fwrite(p, 1, n, f) == n; }, options);
+  int write_errno = 0;  // the system's reason for the first failed write
+  PayloadSink sink(
+      [&](const void* p, size_t n) {
+        if (std::fwrite(p, 1, n, f) == n) return true;
+        if (!write_errno) write_errno = errno;
+        return false;
+      },
+      options);
   write_game(g, sink);
   ok = sink.finish() && ok;
   make_header(header, options, sink.payload_bytes(), sink.stored_bytes(), sink.checksum());
   ok = ok && std::fseek(f, 0, SEEK_SET) == 0 && std::fwrite(header, 1, sizeof header, f) == sizeof header;
-  std::string problem = ok ? std::string() : !sink.error().empty() ? sink.error() : std::string(std::strerror(errno));
+  std::string problem = ok ? std::string()
+                       : write_errno ? std::string(std::strerror(write_errno))
+                       : !sink.error().empty() ? sink.error() : std::string(std::strerror(errno));
   if (!file.close(err, problem)) return false;
   if (stats) {
     stats->payload_bytes = sink.payload_bytes();

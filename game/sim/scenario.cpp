@@ -14,6 +14,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_set>
 
 #include "body_plans.h"
 #include "files.h"
@@ -166,15 +167,16 @@ u32 color(const json& v, const std::string& path) {
 json parse_document(const std::string& text) {
   struct Open {
     bool array = false;
-    size_t index = 0;               // array: the element being read
-    std::vector<std::string> keys;  // object: the keys so far, the last being read
+    size_t index = 0;                     // array: the element being read
+    std::unordered_set<std::string> keys;  // object: the keys so far
+    const std::string* key = nullptr;     // object: the key being read (in keys)
   };
   std::vector<Open> open;
   auto where = [&] {
     std::string p;
     for (const Open& o : open) {
       if (o.array) p = at_index(p, o.index);
-      else if (!o.keys.empty()) p = join(p, o.keys.back());
+      else if (o.key) p = join(p, o.key->empty() ? "\"\"" : *o.key);
     }
     return p.empty() ? std::string("(document)") : p;
   };
@@ -189,11 +191,9 @@ json parse_document(const std::string& text) {
       case json::parse_event_t::array_end: open.pop_back(), element_read(); break;
       case json::parse_event_t::value: element_read(); break;
       case json::parse_event_t::key: {
-        std::vector<std::string>& keys = open.back().keys;
-        std::string key = parsed.get<std::string>();
-        bool twice = std::find(keys.begin(), keys.end(), key) != keys.end();
-        keys.push_back(std::move(key));
-        if (twice) throw BadInput{where(), "key given twice"};
+        auto [at, first] = open.back().keys.insert(parsed.get<std::string>());
+        open.back().key = &*at;
+        if (!first) throw BadInput{where(), "key given twice"};
         break;
       }
     }

@@ -293,13 +293,21 @@ u64 world_bytes_at_start(const Scenario& s) {
   Capacity cap = resolved_capacity(s);
   const u64 cells = u64(s.width) * s.height, colonies = s.colonies.size();
   const u64 row = (sizeof(ecs::DirEntry) + sizeof(ColonyEcs::Lists) + 63) / 64 * 64;
-  const u64 per_entity = sizeof(ColonyEcs::Record) + row + sizeof(ecs::SimLink);
+  const u64 per_entity = row + sizeof(ecs::SimLink);
   const u64 back = sizeof(ecs::BackPointer);
+  // Records: the tiles sit in their chunk's blocks, a whole block at least per chunk (with
+  // small chunks most of a block stays empty); the rest as many as there are.
+  const u64 side = s.chunk_size, block = ColonyEcs::Config{}.block_records;
+  const u64 chunks = ((s.width + side - 1) / side) * ((s.height + side - 1) / side);
+  const u64 tile_records = chunks * ((side * side + block - 1) / block) * block;
+  const u64 records = tile_records + (n.entities - cells);
   // terrain, tile and food handles, fire, scorch, flags, occupancy, danger, two scent
-  // fields per colony.
+  // fields per colony; a chunk's storage list, links and flags.
   const u64 per_cell = sizeof(Terrain) + 2 * sizeof(Handle) + sizeof(u16) + 2 + sizeof(u64) + sizeof(float) * (1 + 2 * colonies);
-  return n.entities * per_entity + u64(cap.entities) * sizeof(u32) + n.pieces * (sizeof(RenderPiece) + back) +
-         n.volumes * (sizeof(CollisionVolume) + back) + n.sensors * (sizeof(Sensor) + back) + cells * per_cell;
+  const u64 per_chunk = 64;
+  return records * sizeof(ColonyEcs::Record) + n.entities * per_entity + u64(cap.entities) * sizeof(u32) +
+         n.pieces * (sizeof(RenderPiece) + back) + n.volumes * (sizeof(CollisionVolume) + back) +
+         n.sensors * (sizeof(Sensor) + back) + cells * per_cell + chunks * per_chunk;
 }
 
 std::string memory_problem(const Scenario& s) {

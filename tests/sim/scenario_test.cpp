@@ -147,6 +147,15 @@ TEST(Scenario, AKeyGivenTwiceIsRefusedAtItsPath) {
       << err;
 }
 
+// Each object's keys are kept in a hash set: a document with very many keys is read in
+// time proportional to its size (a list searched per key took minutes at 16 MiB).
+TEST(Scenario, ARepeatIsFoundAmongManyKeys) {
+  std::string doc = "{\"world\": {\"width\": 64, \"height\": 48, \"extra\": {";
+  for (int i = 0; i < 200000; ++i) doc += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  doc += "\"k17\": 0}}}";
+  EXPECT_EQ(parse_error(doc), "bad.json: world.extra.k17: key given twice");
+}
+
 TEST(Scenario, ANumberTooLargeForAnyTypeIsNamedByItsPath) {
   EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 1e400")), "bad.json: food[0].crumbs: number too large");
   EXPECT_EQ(parse_error(with("\"at\": [12, 12]", "\"at\": [12, -1e999]")), "bad.json: events[0].at[1]: number too large");
