@@ -146,23 +146,10 @@ int run_headless(const Options& o) {
   info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (ticks >= 600 || tty) progress(true);
   info.rss_end_mb = resident_mb();
-  // The outputs: each written to a temporary file beside it, then all moved into place
-  // together once every one has been written, so a failure changes none of them.
-  PendingFile report_file, save_file, record_file;
+  // The outputs, all or none.
+  RunOutputs out{o.report, o.report.empty() ? std::string() : report_json(g, info), o.save, o.record, recording ? &recorder : nullptr};
   SaveStats saved;
-  bool written = true;
-  if (!o.report.empty()) {
-    std::string text = report_json(g, info);
-    written = report_file.open(o.report, &err);
-    if (written) std::fwrite(text.data(), 1, text.size(), report_file.stream());
-    written = written && report_file.close(&err);
-  }
-  if (written && !o.save.empty()) written = save_file.open(o.save, &err) && write_save(g, save_file, &err, {}, &saved);
-  if (written && recording) written = record_file.open(o.record, &err) && recorder.write(record_file, &err);
-  if (written && !o.report.empty()) written = report_file.commit(&err);
-  if (written && !o.save.empty()) written = save_file.commit(&err);
-  if (written && recording) written = record_file.commit(&err);
-  if (!written) {
+  if (!write_run_outputs(g, out, &err, &saved)) {
     std::fprintf(stderr, "colony: %s\n", err.c_str());
     return 2;
   }

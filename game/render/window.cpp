@@ -73,16 +73,9 @@ int run_window(const Options& options) {
   if (!app.screenshot_error.empty()) {
     std::fprintf(stderr, "colony: %s\n", app.screenshot_error.c_str());
     rc = 2;
-  } else {
-    PendingFile save_file, record_file;
-    const bool saving = !options.save.empty(), recording = !options.record.empty();
-    bool written = !saving || (save_file.open(options.save, &io_err) && write_save(*app.game, save_file, &io_err));
-    written = written && (!recording || (record_file.open(options.record, &io_err) && recorder.write(record_file, &io_err)));
-    written = written && (!saving || save_file.commit(&io_err)) && (!recording || record_file.commit(&io_err));
-    if (!written) {
-      std::fprintf(stderr, "colony: %s\n", io_err.c_str());
-      rc = 2;
-    }
+  } else if (!write_run_outputs(*app.game, {{}, {}, options.save, options.record, &recorder}, &io_err)) {
+    std::fprintf(stderr, "colony: %s\n", io_err.c_str());
+    rc = 2;
   }
   if (rc == 0 && !options.replay.empty()) {
     if (replayer.diverged) {

@@ -29,10 +29,6 @@ std::string write_target(const std::string& path) {
   return ec ? path : target.string();
 }
 
-}  // namespace
-
-namespace {
-
 // Opens path for reading if it is a regular file: fd and size are set and "" returned,
 // or the problem. Opened without blocking, so that a pipe with no writer cannot hang the
 // open itself; the type is read from the open file, not from the name.

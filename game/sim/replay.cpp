@@ -98,6 +98,20 @@ bool Recorder::write(PendingFile& file, std::string* err) const {
   return file.close(err);
 }
 
+bool write_run_outputs(const Game& g, const RunOutputs& o, std::string* err, SaveStats* saved) {
+  PendingFile report, save, record;
+  const bool reporting = !o.report.empty(), saving = !o.save.empty(), recording = o.recorder && !o.record.empty();
+  bool ok = true;
+  if (reporting) {
+    ok = report.open(o.report, err);
+    if (ok) std::fwrite(o.report_text.data(), 1, o.report_text.size(), report.stream());
+    ok = ok && report.close(err);
+  }
+  ok = ok && (!saving || (save.open(o.save, err) && write_save(g, save, err, {}, saved)));
+  ok = ok && (!recording || (record.open(o.record, err) && o.recorder->write(record, err)));
+  return ok && (!reporting || report.commit(err)) && (!saving || save.commit(err)) && (!recording || record.commit(err));
+}
+
 // [SECTION] Playing back
 
 std::unique_ptr<Game> Replayer::start_game(const std::string& name, std::string* err) {

@@ -23,6 +23,7 @@
 
 #include "files.h"
 #include "game.h"
+#include "save.h"
 
 namespace colony {
 
@@ -70,6 +71,18 @@ struct Recorder {
   // Writes into a file opened by the caller and closes it without committing it.
   bool write(PendingFile& file, std::string* err) const;
 };
+
+// The files a run ends with. Each is written to a temporary file beside it and all are
+// moved into place once every one has been written, so a failure changes none of them.
+// An empty path (or no recorder) skips that file.
+struct RunOutputs {
+  std::string report, report_text;  // --report and its JSON
+  std::string save;                 // --save
+  std::string record;               // --record, written from recorder
+  const Recorder* recorder = nullptr;
+};
+// False with "<path>: <problem>" in *err; *saved gets the save's sizes.
+bool write_run_outputs(const Game& g, const RunOutputs& o, std::string* err, SaveStats* saved = nullptr);
 
 // Plays a replay back into the game built from its starting save.
 struct Replayer {
