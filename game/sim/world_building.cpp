@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 
 #include "files.h"
 #include "sim_internal.h"
@@ -343,7 +344,15 @@ std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string*
   g->seed = seed;
   g->rng = Rng(mix64(seed), 1);
   g->event_rng = Rng(mix64(seed), 2);
-  if (!build_world(*g, err)) return nullptr;
+  // The budget cannot see every limit (ulimit -v, a container's): running out while
+  // building still names the scenario.
+  try {
+    if (!build_world(*g, err)) return nullptr;
+  } catch (const std::bad_alloc&) {
+    if (err) *err = printable(scenario.path) + ": world: out of memory while building it (about " +
+                    std::to_string(world_bytes_at_start(scenario) / 1000000) + " MB needed)";
+    return nullptr;
+  }
   // The spawn stream continues from here; building may have used some of it.
   g->rng = g->rng.split(3);
   return g;
