@@ -14,6 +14,8 @@
 // Records are only ever moved by memcpy between blocks; the directory is updated
 // with them, so a handle finds its record in O(1) in both tiers.
 #pragma once
+#include <vector>
+
 #include "buffer.h"
 #include "chunk_grid.h"
 #include "ecs_types.h"
@@ -154,8 +156,22 @@ class EntityStore {
   u32 free_index_count() const { return free_index_count_; }
   // Indices whose generation ran out (kLastGeneration): free in the directory, never reused.
   u32 retired_count() const { return retired_; }
-  // The free index stack, for the validator: position k from the bottom.
-  u32 free_index_at(u32 k) const { return free_indices_[k]; }
+  // Calls bad(k, index, in_range_once) for each entry k of the free index stack that the
+  // next create must not take: out of range or repeated (in_range_once false), or live or
+  // retired (true). The validator reports them; a snapshot is refused for the first.
+  template <class Bad>
+  void check_free_indices(Bad&& bad) const {
+    std::vector<u8> seen(size_t(config_.max_entities) + 1, 0);
+    for (u32 k = 0; k < free_index_count_; ++k) {
+      u32 i = free_indices_[k];
+      if (i == 0 || i > config_.max_entities || seen[i]) {
+        bad(k, i, false);
+        continue;
+      }
+      seen[i] = 1;
+      if (Tier(entry(i).tier) != Tier::Free || entry(i).generation == kLastGeneration) bad(k, i, true);
+    }
+  }
   // The free block stack, for the validator.
   u32 free_block_at(u32 k) const { return free_blocks_[k]; }
   // The index the next create() will take (0 when none is free).

@@ -170,13 +170,7 @@ struct SnapshotAccess {
     need(u64(free_count) + live + retired == max, "live, free and retired indices do not add up to the directory size");
     s.retired_ = retired;
     // Every free index names a free directory entry that is not retired, once.
-    std::vector<u8> seen(size_t(max) + 1, 0);
-    for (u32 k = 0; k < free_count; ++k) {
-      u32 i = s.free_indices_[k];
-      need(i >= 1 && i <= max && !seen[i] && Tier(s.dir(i).tier) == Tier::Free && s.dir(i).generation != kLastGeneration,
-           "the free index stack is inconsistent");
-      seen[i] = 1;
-    }
+    s.check_free_indices([](u32, u32, bool) { fail("the free index stack is inconsistent"); });
     u32 free_blocks = get<u32>(in, "the free block stack");
     need(free_blocks <= blocks, "free block count out of range");
     get_bytes(in, s.free_blocks_.get(), size_t(free_blocks) * sizeof(u32), "the free block stack");

@@ -852,20 +852,11 @@ class World {
       v.report("", kNone, {}, "directory holds " + std::to_string(retired) + " retired indices, retired count is " + std::to_string(store_.retired_count()));
     if (u64(live) + store_.free_index_count() + retired != store_.max_entities())
       v.report("", kNone, {}, "live, free and retired indices do not add up to the directory size");
-    // The free stack: each index in range, free, not retired, once (a live index on it
-    // would be handed out again by the next create).
-    std::vector<u8> seen(size_t(store_.max_entities()) + 1, 0);
-    for (u32 k = 0; k < store_.free_index_count(); ++k) {
-      u32 i = store_.free_index_at(k);
-      if (i == 0 || i > store_.max_entities() || seen[i]) {
-        v.report("", kNone, {}, "free index stack entry " + std::to_string(k) + " (" + std::to_string(i) + ") is out of range or repeated");
-        continue;
-      }
-      seen[i] = 1;
-      const DirEntry& d = store_.dir(i);
-      if (Tier(d.tier) != Tier::Free || d.generation == kLastGeneration)
-        v.report("", kNone, {i, d.generation}, "on the free index stack but live or retired");
-    }
+    // The free stack: a live index on it would be handed out again by the next create.
+    store_.check_free_indices([&](u32 k, u32 i, bool in_range_once) {
+      if (in_range_once) v.report("", kNone, {i, store_.dir(i).generation}, "on the free index stack but live or retired");
+      else v.report("", kNone, {}, "free index stack entry " + std::to_string(k) + " (" + std::to_string(i) + ") is out of range or repeated");
+    });
     if (flagged != pending_count_) v.report("", kNone, {}, std::to_string(flagged) + " entities flagged dying, " + std::to_string(pending_count_) + " queued");
     for (Handle h : pending_destructions())
       if (!dying(h)) v.report("", kNone, h, "queued for destruction but not alive and flagged");

@@ -20,23 +20,21 @@ std::string asset_dir() {
 
 namespace {
 
+// A file option checked by one of files.h's why_not_ functions: the path and the reason.
+CLI::Validator file_check(std::string (*why_not)(const std::string&)) {
+  return CLI::Validator(
+      [why_not](std::string& path) -> std::string {
+        std::string why = why_not(path);
+        return why.empty() ? why : printable(path) + ": " + why;
+      },
+      "FILE");
+}
 // A file the program will read: it must be a regular file (a pipe or a device could
 // block or never end).
-const auto kReadableFile = CLI::Validator(
-    [](std::string& path) -> std::string {
-      std::string why = why_not_readable(path);
-      return why.empty() ? why : printable(path) + ": " + why;
-    },
-    "FILE");
-
+const auto kReadableFile = file_check(why_not_readable);
 // A file the program will write: its folder must exist and take a new file, and the
 // path must not name a folder, a device or a pipe. Checked before anything runs.
-const auto kWritableFile = CLI::Validator(
-    [](std::string& path) -> std::string {
-      std::string why = why_not_writable(path);
-      return why.empty() ? why : printable(path) + ": " + why;
-    },
-    "FILE");
+const auto kWritableFile = file_check(why_not_writable);
 
 // A seed: a whole number that fits in 64 bits (CLI11 would clamp a larger one).
 const auto kSeed = CLI::Validator(
@@ -59,18 +57,20 @@ std::string same_file_problem(const Options& o) {
   const Named files[] = {{"--report", &o.report}, {"--save", &o.save}, {"--record", &o.record}, {"--screenshot", &o.screenshot},
                          {"--scenario", &o.scenario}, {"--load", &o.load}, {"--replay", &o.replay}};
   const size_t outputs = 4;
-  // Absolute first: weakly_canonical leaves a relative path whose first part does not
-  // exist yet as it is ("a.json" against "./a.json").
-  auto key = [](const std::string& p) {
+  // Each given path once, absolute first: weakly_canonical leaves a relative path whose
+  // first part does not exist yet as it is ("a.json" against "./a.json").
+  std::filesystem::path keys[std::size(files)];
+  for (size_t i = 0; i < std::size(files); ++i) {
+    if (files[i].path->empty()) continue;
     std::error_code ec;
-    auto abs = std::filesystem::absolute(p, ec).lexically_normal();
+    auto abs = std::filesystem::absolute(*files[i].path, ec).lexically_normal();
     auto c = std::filesystem::weakly_canonical(abs, ec);
-    return ec ? abs : c;
-  };
+    keys[i] = ec ? abs : c;
+  }
   for (size_t i = 0; i < outputs; ++i) {
     if (files[i].path->empty()) continue;
     for (size_t k = i + 1; k < std::size(files); ++k)
-      if (!files[k].path->empty() && key(*files[i].path) == key(*files[k].path))
+      if (!files[k].path->empty() && keys[i] == keys[k])
         return std::string(files[i].flag) + " and " + files[k].flag + " name the same file: " + printable(*files[i].path);
   }
   return {};

@@ -155,13 +155,6 @@ bool PendingFile::commit(std::string* err) {
   return true;
 }
 
-bool write_file_atomically(const std::string& path, const void* data, size_t size, std::string* err) {
-  PendingFile f;
-  if (!f.open(path, err)) return false;
-  std::fwrite(data, 1, size, f.stream());
-  return f.close(err) && f.commit(err);
-}
-
 std::string printable(const std::string& text) {
   std::string out;
   auto escape = [&](unsigned char c) {

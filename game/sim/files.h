@@ -55,9 +55,6 @@ class PendingFile {
   bool failed_ = false;
 };
 
-// Writes bytes to path through a PendingFile. False with "<path>: <problem>".
-bool write_file_atomically(const std::string& path, const void* data, size_t size, std::string* err);
-
 // A file name as an error line can show it: control characters and bytes that are not
 // UTF-8 become \xNN escapes, so the message stays one readable line.
 std::string printable(const std::string& text);

@@ -88,8 +88,8 @@ void Recorder::after_tick(const Game& g) {
 }
 
 bool Recorder::write(const std::string& path, std::string* err) const {
-  std::vector<std::uint8_t> bytes = encode_replay(replay);
-  return write_file_atomically(path, bytes.data(), bytes.size(), err);
+  PendingFile file;
+  return file.open(path, err) && write(file, err) && file.commit(err);
 }
 
 bool Recorder::write(PendingFile& file, std::string* err) const {

@@ -373,7 +373,7 @@ void check_entities(Game& g, In& in) {
 // burning list exactly the cells whose fire is still burning, each once.
 void check_grids(Game& g, In& in) {
   auto scent_ok = [](const std::vector<float>& f) {
-    return std::all_of(f.begin(), f.end(), [](float v) { return v >= 0 && v <= 3.0e38f; });
+    return std::all_of(f.begin(), f.end(), [](float v) { return std::isfinite(v) && v >= 0; });
   };
   in.need(scent_ok(g.danger), "the danger grid holds a negative or non-finite value");
   for (const auto& f : g.fields) in.need(scent_ok(f), "a pheromone field holds a negative or non-finite value");

@@ -369,7 +369,24 @@ void read_rules(const json& root, Scenario& s) {
   optional(o, "corpse_ticks", p, r.corpse_ticks, whole(1, 100'000'000));
 }
 
-Terrain painted_terrain_at(const Scenario& s, float x, float y);
+// The terrain the scenario paints at a position: its shapes over the base (noise is
+// drawn when the world is built).
+Terrain painted_terrain_at(const Scenario& s, float x, float y) {
+  Terrain t = s.base;
+  if (s.noise.enabled && !passable(t)) t = Terrain::Dirt;  // noise clears a yard around nests
+  for (const TerrainShape& sh : s.shapes) {
+    bool in = sh.circle ? ((std::floor(x) + 0.5f - sh.x) * (std::floor(x) + 0.5f - sh.x) + (std::floor(y) + 0.5f - sh.y) * (std::floor(y) + 0.5f - sh.y) <= sh.r * sh.r)
+                        : (std::floor(x) >= std::floor(sh.x) && std::floor(y) >= std::floor(sh.y) && x < sh.x + sh.w && y < sh.y + sh.h);
+    if (in) t = sh.terrain;
+  }
+  return t;
+}
+
+// Refuses a position the scenario paints as water or rock: "<what> water".
+void require_land(const Scenario& s, float x, float y, const std::string& path, const char* what) {
+  Terrain t = painted_terrain_at(s, x, y);
+  if (!passable(t)) throw BadInput{path, std::string(what) + " " + terrain_name(t)};
+}
 
 void read_events(const json& root, Scenario& s) {
   auto it = root.find("events");
@@ -410,8 +427,7 @@ void read_events(const json& root, Scenario& s) {
       e.count = u32(required(o, "count", p, [](const json& v, const std::string& q) { return integer(v, q, 1, 10'000'000); }));
       e.colony = u8(required(o, "colony", p, [&](const json& v, const std::string& q) { return integer(v, q, 0, s.colonies.size() - 1); }));
       optional(o, "caste", p, e.caste, caste);
-      Terrain t = painted_terrain_at(s, e.x, e.y);
-      if (!passable(t)) throw BadInput{join(p, "at"), std::string("the ants would appear in ") + terrain_name(t)};
+      require_land(s, e.x, e.y, join(p, "at"), "the ants would appear in");
     }
     s.events.push_back(e);
   }
@@ -419,24 +435,9 @@ void read_events(const json& root, Scenario& s) {
 
 // [SECTION] Cross-checks
 
-Terrain painted_terrain_at(const Scenario& s, float x, float y) {
-  Terrain t = s.base;
-  if (s.noise.enabled && !passable(t)) t = Terrain::Dirt;  // noise clears a yard around nests
-  for (const TerrainShape& sh : s.shapes) {
-    bool in = sh.circle ? ((std::floor(x) + 0.5f - sh.x) * (std::floor(x) + 0.5f - sh.x) + (std::floor(y) + 0.5f - sh.y) * (std::floor(y) + 0.5f - sh.y) <= sh.r * sh.r)
-                        : (std::floor(x) >= std::floor(sh.x) && std::floor(y) >= std::floor(sh.y) && x < sh.x + sh.w && y < sh.y + sh.h);
-    if (in) t = sh.terrain;
-  }
-  return t;
-}
-
-
-
 void check_world(Scenario& s) {
-  for (size_t i = 0; i < s.colonies.size(); ++i) {
-    Terrain t = painted_terrain_at(s, s.colonies[i].nest_x, s.colonies[i].nest_y);
-    if (!passable(t)) throw BadInput{at_index("colonies", i) + ".nest", std::string("the nest is in ") + terrain_name(t)};
-  }
+  for (size_t i = 0; i < s.colonies.size(); ++i)
+    require_land(s, s.colonies[i].nest_x, s.colonies[i].nest_y, at_index("colonies", i) + ".nest", "the nest is in");
   StartingNeeds n = starting_needs(s);
   Capacity c = resolved_capacity(s);
   auto check = [&](u64 need, u32 have, const char* key, const char* what) {

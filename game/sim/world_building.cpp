@@ -298,8 +298,9 @@ u64 world_bytes_at_start(const Scenario& s) {
   const u64 back = sizeof(ecs::BackPointer);
   // Records: the tiles sit in their chunk's blocks, a whole block at least per chunk (with
   // small chunks most of a block stays empty); the rest as many as there are.
-  const u64 side = s.chunk_size, block = ColonyEcs::Config{}.block_records;
-  const u64 chunks = ((s.width + side - 1) / side) * ((s.height + side - 1) / side);
+  const ecs::ChunkGrid grid = ecs::ChunkGrid::make(s.width, s.height, s.chunk_size);
+  const u64 side = grid.chunk_cells, block = ColonyEcs::Config{}.block_records;
+  const u64 chunks = u64(grid.chunks_x) * grid.chunks_y;
   const u64 tile_records = chunks * ((side * side + block - 1) / block) * block;
   const u64 records = tile_records + (n.entities - cells);
   // terrain, tile and food handles, fire, scorch, flags, occupancy, danger, two scent
