@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../common/offscreen_app.h"
+#include "../common/scratch.h"
 #include "../common/sdl_input.h"
 #include "app.h"
 #include "window.h"
@@ -467,8 +468,7 @@ TEST(RenderCamera, WheelZoomKeepsThePointUnderTheCursor) {
 
 TEST(RenderWindow, ScreenshotAndFramesWriteThePngOfTheWindow) {
   setenv("SDL_VIDEODRIVER", "offscreen", 0);
-  std::string out = (std::filesystem::temp_directory_path() / "colony_render_test_shot.png").string();
-  std::filesystem::remove(out);
+  std::string out = colony_test::scratch_path("shot.png");
   Options o;
   o.scenario = data("nests.json");
   o.screenshot = out;

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/scratch.h"
+
 namespace {
 
 struct Outcome {
@@ -20,9 +22,7 @@ struct Outcome {
   std::string out, err;
 };
 
-std::string temp(const std::string& name) {
-  return (std::filesystem::path(testing::TempDir()) / ("colony_cli_" + std::to_string(::getpid()) + "_" + name)).string();
-}
+std::string temp(const std::string& name) { return colony_test::scratch_path(name); }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

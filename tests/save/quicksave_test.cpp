@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "../common/offscreen_app.h"
+#include "../common/scratch.h"
 #include "../common/sdl_input.h"
 #include "app.h"
 #include "save.h"
@@ -28,8 +29,7 @@ struct Window : colony_test::OffscreenApp {
 class QuickSave : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir = std::filesystem::path(testing::TempDir()) / ("colony_quick_" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
+    dir = colony_test::scratch_path("quick");
     std::filesystem::create_directories(dir);
     old = std::filesystem::current_path();
     std::filesystem::current_path(dir);

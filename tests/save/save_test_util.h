@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/scratch.h"
 #include "game.h"
 #include "save.h"
 
@@ -31,13 +32,8 @@ inline void run(Game& g, u64 ticks) {
   for (u64 i = 0; i < ticks; ++i) simulate_tick(g);
 }
 
-// A fresh path in the test temp folder (removed first if it exists).
-inline std::string temp_path(const std::string& name) {
-  auto p = std::filesystem::path(testing::TempDir()) / ("colony_save_" + std::to_string(::getpid()) + "_" + name);
-  std::error_code ec;
-  std::filesystem::remove_all(p, ec);
-  return p.string();
-}
+// A fresh path in the test process's scratch folder (removed first if it exists).
+inline std::string temp_path(const std::string& name) { return colony_test::scratch_path(name); }
 
 inline std::vector<std::uint8_t> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../common/scratch.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -34,11 +36,7 @@ struct ProcessResult {
   std::string err;
 };
 
-fs::path temp_dir() {
-  fs::path d = fs::temp_directory_path() / ("colony_cli_test_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
+fs::path temp_dir() { return colony_test::scratch_dir(); }
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p);

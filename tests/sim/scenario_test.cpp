@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../common/scratch.h"
 #include "game.h"
 
 namespace colony {
@@ -106,8 +107,7 @@ TEST(Scenario, MissingKeyAndFile) {
 // What is not a regular file is refused by name, not read: a pipe with no writer would
 // block the reader, a device like /dev/zero would never end.
 TEST(Scenario, APipeADeviceAndAFolderAreRefusedUnread) {
-  const std::string fifo = testing::TempDir() + "colony_scenario_fifo_" + std::to_string(::getpid());
-  std::filesystem::remove(fifo);
+  const std::string fifo = colony_test::scratch_path("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   Scenario s;
   std::string err;
@@ -121,8 +121,7 @@ TEST(Scenario, APipeADeviceAndAFolderAreRefusedUnread) {
 }
 
 TEST(Scenario, AFileLargerThanAnyScenarioIsRefusedUnread) {
-  const std::string big = testing::TempDir() + "colony_scenario_big_" + std::to_string(::getpid()) + ".json";
-  std::filesystem::remove(big);
+  const std::string big = colony_test::scratch_path("big.json");
   { std::ofstream(big) << "{}"; }
   std::filesystem::resize_file(big, kMaxScenarioBytes + 1);
   Scenario s;
