@@ -331,6 +331,18 @@ struct In {
   }
 };
 
+// The next tick an event fires in a game about to run tick `now`: the first tick of its
+// schedule (tick, tick + every, ... up to until) not before now, or ~0 when none is left.
+// It follows from the scenario and the tick alone, so a save's copy is checked against it.
+u64 event_next_due(const EventSpec& e, u64 now) {
+  if (now <= e.tick) return e.tick;
+  if (!e.every || now > e.until) return ~u64(0);
+  u64 late = (now - e.tick) % e.every;
+  u64 wait = late ? e.every - late : 0;
+  if (wait > e.until - now) return ~u64(0);  // past until
+  return now + wait;
+}
+
 bool finite_in(float v, float lo, float hi) { return std::isfinite(v) && v >= lo && v <= hi; }
 
 // Payload checks the ECS validator cannot make: kinds, colonies, positions and cells in
@@ -438,10 +450,21 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
     c.delivered = in.pod<u64>(), c.starving = in.pod<u8>() != 0;
     in.need(finite_in(c.nest_x, 0, float(g.width)) && finite_in(c.nest_y, 0, float(g.height)) && std::isfinite(c.food), "nest or food out of range");
   }
+  // Nests and colours never change in a game: they are the scenario's.
+  for (size_t i = 0; i < s.colonies.size(); ++i) {
+    const Colony& c = g.colonies[i];
+    const ColonySpec& cs = s.colonies[i];
+    in.need(c.nest_x == cs.nest_x && c.nest_y == cs.nest_y && c.color == cs.color,
+            "colony " + std::to_string(i) + ": its nest or colour differs from the scenario's");
+  }
 
   in.expect_tag(tag("RNGS"), "the random streams");
   g.rng.state = in.pod<u64>(), g.rng.inc = in.pod<u64>(), g.event_rng.state = in.pod<u64>(), g.event_rng.inc = in.pod<u64>();
+  in.need((g.rng.inc & 1) && (g.event_rng.inc & 1), "a random stream with an even increment (PCG32's are odd)");
   in.vec(g.event_next, s.events.size());
+  for (size_t i = 0; i < s.events.size(); ++i)
+    in.need(g.event_next[i] == event_next_due(s.events[i], g.tick),
+            "event " + std::to_string(i) + ": its next tick is not the one its schedule gives at tick " + std::to_string(g.tick));
 
   in.expect_tag(tag("REGN"), "the simulation region");
   g.region_x = in.pod<float>(), g.region_y = in.pod<float>(), g.region_w = in.pod<float>(), g.region_h = in.pod<float>();

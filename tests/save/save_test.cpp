@@ -128,6 +128,18 @@ class BadSave : public ::testing::Test {
     EXPECT_NE(err.find(problem), std::string::npos) << err;
     EXPECT_EQ(err.find('\n'), std::string::npos) << err;
   }
+  // A world of `scenario` run `ticks` ticks, spoiled, saved as it is and loaded: refused.
+  void expect_spoiled_refused(const std::string& scenario, std::uint64_t ticks, const std::function<void(Game&)>& spoil,
+                              const std::string& problem) {
+    SCOPED_TRACE(problem);
+    auto g = make_from(scenario);
+    run(*g, ticks);
+    spoil(*g);
+    std::vector<std::uint8_t> bytes;
+    std::string err;
+    ASSERT_TRUE(save_game_to_bytes(*g, bytes, &err)) << err;
+    expect_refused(bytes, problem);
+  }
   static void reseal(std::vector<std::uint8_t>& b) {  // recomputes the checksum of an uncompressed save
     std::uint64_t h = XXH3_64bits(b.data() + kSaveHeaderBytes, b.size() - kSaveHeaderBytes);
     std::memcpy(b.data() + 32, &h, 8);
@@ -230,16 +242,40 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
       {[](Game& g) { g.colonies[1].queen = g.colonies[0].queen; }, "colony 1: its queen is not a live queen of the colony"},
       {[](Game& g) { g.terrain[cell_index(g, g.colonies[0].nest_x, g.colonies[0].nest_y)] = Terrain::Water; }, "colony 0: the nest is not on land"},
       {[](Game& g) { g.region_w = -5; }, "region of negative size"},
+      {[](Game& g) { g.colonies[1].nest_x += 1; }, "colony 1: its nest or colour differs from the scenario's"},
+      {[](Game& g) { g.colonies[0].color ^= 0xFF; }, "colony 0: its nest or colour differs from the scenario's"},
+      {[](Game& g) { g.rng.inc = 0; }, "a random stream with an even increment"},
+      {[](Game& g) { g.event_rng.inc &= ~1ull; }, "a random stream with an even increment"},
   };
-  for (const auto& [spoil, problem] : cases) {
-    SCOPED_TRACE(problem);
-    auto g = make_from("default.json");
-    run(*g, 10);
-    spoil(*g);
+  for (const auto& [spoil, problem] : cases) expect_spoiled_refused("default.json", 10, spoil, problem);
+}
+
+// An event's next tick follows from the scenario and the tick: bombs that would fire at
+// a tick off their schedule, never again, or a second time are refused.
+TEST_F(BadSave, AnEventsNextTickOffItsScheduleIsRefused) {
+  // carpet_bombing.json: event 0 is a bomb at tick 180, then every 720 ticks.
+  const std::string problem = "event 0: its next tick is not the one its schedule gives at tick ";
+  for (std::uint64_t next : {181ull, 5ull, 900ull, ~0ull})
+    expect_spoiled_refused("carpet_bombing.json", 10, [next](Game& g) { g.event_next[0] = next; }, problem + "10");
+  // After it fired at 180 the next is 900; 180 again (or the 1,620 after) is refused.
+  for (std::uint64_t next : {180ull, 1620ull})
+    expect_spoiled_refused("carpet_bombing.json", 200, [next](Game& g) { g.event_next[0] = next; }, problem + "200");
+}
+
+// The schedule's own values load: saved before, on and after an event's ticks, a world
+// continues as the one that ran straight.
+TEST_F(BadSave, SavesAroundAnEventsTicksLoadAndContinue) {
+  for (std::uint64_t ticks : {0, 179, 180, 181, 899, 900}) {
+    SCOPED_TRACE(ticks);
+    auto g = make_from("carpet_bombing.json");
+    run(*g, ticks);
     std::vector<std::uint8_t> bytes;
     std::string err;
     ASSERT_TRUE(save_game_to_bytes(*g, bytes, &err)) << err;
-    expect_refused(bytes, problem);
+    auto loaded = load_game_from_bytes(bytes.data(), bytes.size(), "around", &err);
+    ASSERT_NE(loaded, nullptr) << err;
+    run(*g, 3), run(*loaded, 3);
+    EXPECT_EQ(state_hash(*loaded), state_hash(*g));
   }
 }
 
