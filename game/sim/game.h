@@ -166,9 +166,15 @@ std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string*
 // per-cell grids), from the engine's record, row and entry sizes.
 u64 world_bytes_at_start(const Scenario& s);
 // Why this machine should not build the scenario's world, or "": it would take more
-// than the memory budget, 80 % of physical memory (COLONY_MEMORY_BUDGET_MB sets it).
-// A world past the machine's memory would otherwise die half-built or swap.
+// than the memory budget, 80 % of physical memory or of the process's control group
+// limit, whichever is less (COLONY_MEMORY_BUDGET_MB sets it instead). A world past the
+// machine's memory would otherwise die half-built, swap, or be killed by the kernel.
 std::string memory_problem(const Scenario& s);
+// The memory limit on this process's control group (cgroup v2 memory.max, v1
+// memory.limit_in_bytes), the smallest of its group and the groups above; 0 when none
+// is set or none can be read. `root` is where the hierarchy is mounted and `self` lists
+// the process's groups.
+u64 cgroup_memory_limit(const std::string& root = "/sys/fs/cgroup", const std::string& self = "/proc/self/cgroup");
 // Advances exactly one fixed time step: commands, scenario events, systems, deaths.
 void simulate_tick(Game& g);
 // Player input enters here (applied at the start of the next tick, recorded by replay).

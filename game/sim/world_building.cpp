@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <new>
 
 #include "files.h"
@@ -312,6 +314,33 @@ u64 world_bytes_at_start(const Scenario& s) {
          n.sensors * (sizeof(Sensor) + back) + cells * per_cell + chunks * per_chunk;
 }
 
+u64 cgroup_memory_limit(const std::string& root, const std::string& self) {
+  u64 limit = 0;
+  // The smallest limit set on the group `rel` under `top` or on any group above it.
+  auto take = [&](const std::filesystem::path& top, std::string rel, const char* file) {
+    for (;;) {
+      std::ifstream f(top / rel / file);
+      if (u64 v = 0; f >> v && v < (u64(1) << 62)) limit = limit ? std::min(limit, v) : v;  // "max" or huge: none
+      if (rel.empty()) return;
+      size_t cut = rel.rfind('/');
+      rel.resize(cut == std::string::npos ? 0 : cut);
+    }
+  };
+  // Lines are "id:controllers:/path": "0::/path" for the unified (v2) hierarchy, a list
+  // naming "memory" for the v1 memory controller.
+  std::ifstream in(self);
+  for (std::string line; std::getline(in, line);) {
+    size_t a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    std::string id = line.substr(0, a), controllers = line.substr(a + 1, b - a - 1), group = line.substr(b + 1);
+    while (!group.empty() && group.front() == '/') group.erase(0, 1);
+    while (!group.empty() && group.back() == '/') group.pop_back();
+    if (id == "0" && controllers.empty()) take(root, group, "memory.max");
+    else if (("," + controllers + ",").find(",memory,") != std::string::npos) take(std::filesystem::path(root) / "memory", group, "memory.limit_in_bytes");
+  }
+  return limit;
+}
+
 std::string memory_problem(const Scenario& s) {
   double budget = 0;
   const char* how = "80 % of this machine's memory";
@@ -323,6 +352,11 @@ std::string memory_problem(const Scenario& s) {
     how = "COLONY_MEMORY_BUDGET_MB";
   } else {
     budget = 0.8 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+    // In a container the kernel stops the process at its group's limit, with no message.
+    if (u64 group = cgroup_memory_limit(); group && 0.8 * double(group) < budget) {
+      budget = 0.8 * double(group);
+      how = "80 % of this process's control group limit";
+    }
   }
   double need = double(world_bytes_at_start(s));
   if (need <= budget) return {};

@@ -180,5 +180,35 @@ TEST(Scenario, BadEventsAndColours) {
             "bad.json: events[0].at: the ants would appear in water");
 }
 
+// The memory budget follows a container's limit: the smallest limit on the process's
+// control group or any group above it, in either cgroup hierarchy; "max" and the v1
+// "unlimited" value set none.
+TEST(MemoryBudget, TheControlGroupLimitIsTheSmallestOnTheGroupsPath) {
+  namespace fs = std::filesystem;
+  const fs::path root = colony_test::scratch_path("cgroup");
+  auto put = [&](const fs::path& file, const std::string& text) {
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text << "\n";
+  };
+  const std::string self = (root / "self").string();
+  put(root / "a/b/memory.max", "max");
+  put(root / "a/memory.max", "1073741824");
+  put(root / "memory.max", "2147483648");
+  put(self, "0::/a/b");
+  EXPECT_EQ(cgroup_memory_limit(root.string(), self), 1073741824u);
+  put(root / "a/memory.max", "max");
+  EXPECT_EQ(cgroup_memory_limit(root.string(), self), 2147483648u);
+  put(root / "memory.max", "max");
+  EXPECT_EQ(cgroup_memory_limit(root.string(), self), 0u);
+  // cgroup v1: the memory controller's own folder; a huge value is no limit.
+  put(root / "memory/x/memory.limit_in_bytes", "9223372036854771712");
+  put(root / "memory/memory.limit_in_bytes", "536870912");
+  put(self, "5:cpu,cpuacct:/x\n4:memory:/x\n0::/a/b");
+  EXPECT_EQ(cgroup_memory_limit(root.string(), self), 536870912u);
+  put(self, "4:cpu:/x");
+  EXPECT_EQ(cgroup_memory_limit(root.string(), self), 0u);
+  EXPECT_EQ(cgroup_memory_limit(root.string(), (root / "none").string()), 0u);
+}
+
 }  // namespace
 }  // namespace colony
