@@ -314,6 +314,20 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
   }
 }
 
+// A button pressed over the world: the left button uses the tool (and starts a stroke),
+// the right and middle ones start dragging the camera.
+void press_in_world(App& app, const App::Press& p) {
+  Camera& cam = app.camera;
+  if (p.button == SDL_BUTTON_LEFT) {
+    apply_tool(app, world_x(cam, float(p.x)), world_y(cam, float(p.y)), true);
+    app.painting = !p.released;
+  } else if (p.button == SDL_BUTTON_RIGHT || p.button == SDL_BUTTON_MIDDLE) {
+    app.dragging = !p.released;
+    app.drag_x = p.x, app.drag_y = p.y;
+    app.follow = false;
+  }
+}
+
 }  // namespace
 
 void app_handle_event(App& app, const SDL_Event& e) {
@@ -325,6 +339,8 @@ void app_handle_event(App& app, const SDL_Event& e) {
   switch (e.type) {
     case SDL_QUIT: app.quit = true; break;
     case SDL_WINDOWEVENT:
+      if (e.window.event == SDL_WINDOWEVENT_ENTER || e.window.event == SDL_WINDOWEVENT_LEAVE)
+        app.pointer_in_window = e.window.event == SDL_WINDOWEVENT_ENTER;
       if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
         int w = 0, h = 0;
         SDL_GetRendererOutputSize(app.renderer, &w, &h);
@@ -335,17 +351,14 @@ void app_handle_event(App& app, const SDL_Event& e) {
       if (!ui_keys) handle_key(app, e.key);
       break;
     case SDL_MOUSEBUTTONDOWN:
-      if (ui_mouse) break;
-      if (e.button.button == SDL_BUTTON_LEFT) {
-        apply_tool(app, world_x(cam, float(e.button.x)), world_y(cam, float(e.button.y)), true);
-        app.painting = true;
-      } else if (e.button.button == SDL_BUTTON_RIGHT || e.button.button == SDL_BUTTON_MIDDLE) {
-        app.dragging = true;
-        app.drag_x = e.button.x, app.drag_y = e.button.y;
-        app.follow = false;
-      }
+      // Whether a press is the interface's is known only after NewFrame has placed the
+      // pointer: decided in begin_interface_frame.
+      if (!app.imgui_ready) press_in_world(app, App::Press{e.button.x, e.button.y, e.button.button});
+      else if (app.press_count < App::kMaxPresses) app.presses[app.press_count++] = {e.button.x, e.button.y, e.button.button};
       break;
     case SDL_MOUSEBUTTONUP:
+      for (int i = 0; i < app.press_count; ++i)
+        if (app.presses[i].button == e.button.button) app.presses[i].released = true;
       if (e.button.button == SDL_BUTTON_LEFT)
         app.painting = false;
       else
@@ -471,6 +484,28 @@ void follow_with_region(App& app) {
 
 namespace {
 
+// Starts the interface's frame right after the events, before the ticks: Dear ImGui's
+// NewFrame places the pointer and finds the panel under it, and only then do this frame's
+// button presses go to the world, or not (a press over a panel is the panel's alone). A
+// bomb dropped this frame then explodes in this frame's tick.
+void begin_interface_frame(App& app) {
+  ImGui_ImplSDLRenderer_NewFrame();
+  ImGui_ImplSDL2_NewFrame();
+  // The pointer as SDL's own events left it. The SDL2 backend of Dear ImGui 1.86 reads
+  // SDL's global mouse state on X11, which SDL refreshes only on raw input events: with a
+  // pointer that sends none (Xvfb and xdotool here) it stayed where the last click was, and
+  // a click on a panel reached the world while the next click on the world was lost.
+  if ((SDL_GetWindowFlags(app.window) & SDL_WINDOW_MOUSE_FOCUS) || app.pointer_in_window) {
+    int mx = 0, my = 0;
+    SDL_GetMouseState(&mx, &my);
+    ImGui::GetIO().MousePos = ImVec2(float(mx), float(my));
+  }
+  ImGui::NewFrame();
+  for (int i = 0; i < app.press_count; ++i)
+    if (!ImGui::GetIO().WantCaptureMouse) press_in_world(app, app.presses[i]);
+  app.press_count = 0;
+}
+
 // The current tool's reach under the mouse: kill and maim rings for bombs, the brush for
 // fire and paint, a small ring for food, spawn and select.
 void draw_tool_preview(App& app) {
@@ -506,6 +541,7 @@ bool app_frame(App& app) {
   SDL_Event e;
   while (SDL_PollEvent(&e)) app_handle_event(app, e);
   if (app.quit) return false;
+  begin_interface_frame(app);
 
   // Requests from the debugger.
   if (app.link.pause_request) app.paused = true, app.link.pause_request = false;
@@ -555,9 +591,6 @@ bool app_frame(App& app) {
 
   // Interface.
   uint64_t t_ui = now_ns();
-  ImGui_ImplSDLRenderer_NewFrame();
-  ImGui_ImplSDL2_NewFrame();
-  ImGui::NewFrame();
   if (!app.skip_ui) draw_ui(app);
   // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
   // Set each frame because the font's line height is known only after NewFrame.

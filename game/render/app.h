@@ -89,6 +89,17 @@ struct App {
   float last_paint_x = -1e9f, last_paint_y = -1e9f;
   bool dragging = false;  // right/middle button held
   int drag_x = 0, drag_y = 0;
+  // Button presses of this frame's events, handed to the world or not once Dear ImGui's
+  // NewFrame has seen the pointer where they happened (see app_frame).
+  struct Press {
+    int x, y;
+    Uint8 button;
+    bool released = false;  // let go within the same frame: no stroke or drag follows
+  };
+  static constexpr int kMaxPresses = 8;
+  bool pointer_in_window = false;  // between the window system's enter and leave events
+  Press presses[kMaxPresses];
+  int press_count = 0;
 
   // Time.
   bool paused = false;

@@ -85,8 +85,11 @@ struct Harness : colony_test::OffscreenApp {
 
   void push(SDL_Event& e) { ASSERT_EQ(SDL_PushEvent(&e), 1) << SDL_GetError(); }
   void key(SDL_Keycode k) { ASSERT_TRUE(colony_test::push_key_press(app.window, k)) << SDL_GetError(); }
-  // A left click at a world position (converted with the current camera).
-  void click(float wx, float wy) {
+  // A left click at a world position (converted with the current camera): the pointer
+  // moves there, then the button goes down and up, all before the next frame.
+  void click(float wx, float wy) { click_at(sx(wx), sy(wy)); }
+  void click_at(int x, int y) {
+    SDL_WarpMouseInWindow(app.window, x, y);
     for (Uint32 type : {Uint32(SDL_MOUSEBUTTONDOWN), Uint32(SDL_MOUSEBUTTONUP)}) {
       SDL_Event e{};
       e.type = type;
@@ -94,7 +97,7 @@ struct Harness : colony_test::OffscreenApp {
       e.button.button = SDL_BUTTON_LEFT;
       e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
       e.button.clicks = 1;
-      e.button.x = sx(wx), e.button.y = sy(wy);
+      e.button.x = x, e.button.y = y;
       push(e);
     }
   }
@@ -192,6 +195,55 @@ TEST(RenderTools, AClickWithTheBombToolKillsTheAntsUnderIt) {
   for (Handle a : outside) EXPECT_TRUE(h.game().ecs->alive(a));
   EXPECT_GE(h.game().colonies[0].died.by_cause[size_t(DeathCause::Explosion)], died_before + inside.size());
   EXPECT_EQ(h.app.effects.started, 1u);  // the window saw the blast
+}
+
+// A click is the interface's or the world's by where the pointer is when it happens: on a
+// debugger panel it never drops a bomb, even when the pointer reached the panel in the
+// same frame; on the world beside the panels it drops one at once.
+TEST(RenderTools, AClickOnADebuggerPanelNeverReachesTheWorld) {
+  Harness h(data("nests.json"), 1280, 800);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.key(SDLK_F3);
+  h.key(SDLK_2);
+  h.frames(3);
+  ASSERT_EQ(h.app.tool, Tool::Bomb);
+  ImGuiWindow* pools = ImGui::FindWindowByName("Pools");
+  ASSERT_NE(pools, nullptr);
+  ASSERT_TRUE(pools->Active || pools->WasActive);
+  const ImRect panel = pools->Rect();
+  // Where no window of the interface lies: a point of the map beside the panels.
+  auto covered = [](ImVec2 p) {
+    for (ImGuiWindow* w : GImGui->Windows)
+      if ((w->Active || w->WasActive) && !w->Hidden && w->Rect().Contains(p)) return true;
+    return false;
+  };
+  std::optional<ImVec2> open;
+  for (int y = 200; y < 600 && !open; y += 20)
+    for (int x = 400; x < 880 && !open; x += 20)
+      if (!covered(ImVec2(float(x), float(y)))) open = ImVec2(float(x), float(y));
+  ASSERT_TRUE(open.has_value());
+  // The pointer enters the window over the map (the window system says so; the hidden
+  // test window never has SDL's mouse focus).
+  SDL_Event enter{};
+  enter.type = SDL_WINDOWEVENT;
+  enter.window.windowID = SDL_GetWindowID(h.app.window);
+  enter.window.event = SDL_WINDOWEVENT_ENTER;
+  h.push(enter);
+  SDL_WarpMouseInWindow(h.app.window, int(open->x), int(open->y));
+  h.frames(2);
+  // The pointer jumps from the map onto the panel and clicks there before the next frame.
+  h.click_at(int(panel.GetCenter().x), int(panel.GetCenter().y));
+  h.frames(2);
+  EXPECT_EQ(h.app.effects.started, 0u) << "a click on the Pools panel dropped a bomb";
+  EXPECT_TRUE(h.game().blasts.empty());
+  // And back: the pointer jumps onto the map and clicks; the bomb goes off in that frame.
+  h.click_at(int(open->x), int(open->y));
+  h.frames(1);
+  EXPECT_EQ(h.app.effects.started, 1u);
+  ASSERT_EQ(h.game().blasts.size(), 1u);
+  EXPECT_NEAR(h.game().blasts[0].x, world_x(h.app.camera, open->x), 0.5f);
+  EXPECT_NEAR(h.game().blasts[0].y, world_y(h.app.camera, open->y), 0.5f);
 }
 
 TEST(RenderTools, SpacePausesThePeriodStepsAndPlusSpeedsUp) {
