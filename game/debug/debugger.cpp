@@ -78,14 +78,16 @@ void plot_series(const char* label, const Series& s, const char* overlay, float 
                    ImVec2(ImGui::GetContentRegionAvail().x, height));
 }
 
-// Places a window the first time it appears; afterwards ImGui remembers where the player put it.
-// Positions are fractions of the display so the layout holds at 1280x800 and larger. A
-// window that would start above min_top starts there instead and keeps its bottom edge.
-void place_window(float fx, float fy, float fw, float fh, float min_top = 0) {
+// Places a window the first time it appears and again whenever the display's size changes
+// (dbg.place_again); in between ImGui remembers where the player put it. Positions are
+// fractions of the display so the layout holds at 1280x800 and larger. A window that
+// would start above min_top starts there instead and keeps its bottom edge.
+void place_window(const Debugger& dbg, float fx, float fy, float fw, float fh, float min_top = 0) {
   ImVec2 d = ImGui::GetIO().DisplaySize;
   float top = std::max(fy * d.y, min_top), bottom = (fy + fh) * d.y;
-  ImGui::SetNextWindowPos(ImVec2(fx * d.x, top), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(fw * d.x, std::max(bottom - top, 0.1f * d.y)), ImGuiCond_FirstUseEver);
+  ImGuiCond cond = dbg.place_again ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(ImVec2(fx * d.x, top), cond);
+  ImGui::SetNextWindowSize(ImVec2(fw * d.x, std::max(bottom - top, 0.1f * d.y)), cond);
 }
 
 unsigned long long next_random(unsigned long long& s) {
@@ -349,7 +351,7 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
 }
 
 void draw_pools_window(Debugger& dbg, Game& g) {
-  place_window(0.005f, 0.085f, 0.33f, 0.45f, dbg.top_clear + 2);
+  place_window(dbg, 0.005f, 0.085f, 0.33f, 0.45f, dbg.top_clear + 2);
   if (!ImGui::Begin("Pools", &dbg.show_pools)) { ImGui::End(); return; }
   dbg.pools_shown = gather_pool_panel(*g.ecs);
   const PoolPanelData& d = dbg.pools_shown;
@@ -447,7 +449,7 @@ void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayou
 
 void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
   dbg.map_hover = PoolMapHit{};
-  place_window(0.005f, 0.545f, 0.33f, 0.445f);
+  place_window(dbg, 0.005f, 0.545f, 0.33f, 0.445f);
   if (!ImGui::Begin("Pool map", &dbg.show_pool_map)) { ImGui::End(); return; }
   const ColonyEcs& ecs = *g.ecs;
   ImGui::SetNextItemWidth(125);
@@ -544,7 +546,7 @@ void draw_slot_table(const PoolSlots& ps) {
 }
 
 void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.665f, 0.085f, 0.33f, 0.34f, dbg.top_clear + 2);
+  place_window(dbg, 0.665f, 0.085f, 0.33f, 0.34f, dbg.top_clear + 2);
   if (!ImGui::Begin("Entity inspector", &dbg.show_inspector)) { ImGui::End(); return; }
   if (dbg.selected.is_null()) {
     ImGui::TextWrapped("Click an ant in the world or a cell in the pool map.");
@@ -600,7 +602,7 @@ void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
 // [SECTION] Chunks window
 
 void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.665f, 0.435f, 0.12f, 0.30f);
+  place_window(dbg, 0.665f, 0.435f, 0.12f, 0.30f);
   if (!ImGui::Begin("Chunks", &dbg.show_chunks)) { ImGui::End(); return; }
   int mode = int(dbg.chunk_mode);
   ImGui::SetNextItemWidth(-FLT_MIN);
@@ -667,7 +669,7 @@ void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
   dbg.fps_history.push(float(ft.fps));
   dbg.tps_history.push(float(ft.tps));
   if (!dbg.show_frame) return;
-  place_window(0.34f, 0.72f, 0.32f, 0.27f);
+  place_window(dbg, 0.34f, 0.72f, 0.32f, 0.27f);
   if (!ImGui::Begin("Frame", &dbg.show_frame)) { ImGui::End(); return; }
   ImGui::Text("FPS %.1f   TPS %.1f   tick %" PRIu64, ft.fps, ft.tps, g.tick);
   char overlay[96];
@@ -702,7 +704,7 @@ void list_scenarios(Debugger& dbg) {
 }
 
 void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(0.79f, 0.435f, 0.205f, 0.555f);
+  place_window(dbg, 0.79f, 0.435f, 0.205f, 0.555f);
   if (!ImGui::Begin("Stress", &dbg.show_stress)) { ImGui::End(); return; }
   ImGui::PushItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x * 0.5f));
 
@@ -783,6 +785,13 @@ void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link
     return;
   }
   DEBUG_CHECK(dbg.map_pool >= 0 && dbg.map_pool < kMaxPools);
+  // A minimised window reports no size: the panels keep their places for its return.
+  ImVec2 d = ImGui::GetIO().DisplaySize;
+  dbg.place_again = false;
+  if (d.x > 0 && d.y > 0) {
+    dbg.place_again = dbg.placed_for_w > 0 && (d.x != dbg.placed_for_w || d.y != dbg.placed_for_h);
+    dbg.placed_for_w = d.x, dbg.placed_for_h = d.y;
+  }
   if (dbg.show_pools) draw_pools_window(dbg, g);
   if (dbg.show_pool_map) draw_pool_map_window(dbg, g, link);
   else dbg.map_hover = PoolMapHit{};

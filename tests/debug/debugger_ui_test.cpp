@@ -6,6 +6,7 @@
 #include <SDL.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <memory>
 
@@ -229,6 +230,32 @@ TEST_F(DebuggerUi, F3TogglesAndClosedDebuggerDrawsNothing) {
   EXPECT_FALSE(dbg.open);
   EXPECT_TRUE(debugger_handle_key(dbg, key_event(SDLK_F3)));
   EXPECT_TRUE(dbg.show_stress);
+}
+
+// The window shrinks to almost nothing and grows back: ImGui keeps each panel on screen
+// by pushing it towards the corner, and the panels are then placed again for the new
+// size, every title bar inside the window where it can be dragged.
+TEST_F(DebuggerUi, PanelsComeBackInsideTheWindowAfterItShrankAndGrew) {
+  const char* panels[] = {"Pools", "Pool map", "Entity inspector", "Chunks", "Frame", "Stress"};
+  for (int i = 0; i < 3; ++i) step(0, 0, false, false);
+  const ImVec2 first = ImGui::FindWindowByName("Stress")->Pos;
+  for (ImVec2 size : {ImVec2(200, 150), ImVec2(1, 1), ImVec2(1600, 1000)}) {
+    ImGui::GetIO().DisplaySize = size;
+    for (int i = 0; i < 3; ++i) step(0, 0, false, false);
+  }
+  for (const char* name : panels) {
+    SCOPED_TRACE(name);
+    ImGuiWindow* w = ImGui::FindWindowByName(name);
+    ASSERT_NE(w, nullptr);
+    EXPECT_GE(w->Pos.x, 0);
+    EXPECT_GE(w->Pos.y, 0);
+    EXPECT_LE(w->Pos.x + w->Size.x, 1600);
+    EXPECT_LE(w->Pos.y + w->Size.y, 1000);
+  }
+  // Placed for 1600 x 1000 as they were for 1280 x 800: the same fractions of the window.
+  const ImVec2 stress = ImGui::FindWindowByName("Stress")->Pos;
+  EXPECT_NEAR(stress.x, first.x * 1600 / 1280, 1);
+  EXPECT_NEAR(stress.y, first.y * 1000 / 800, 1);
 }
 
 TEST_F(DebuggerUi, ViolationIsCountedNamedAndPauses) {
