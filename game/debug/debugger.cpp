@@ -241,6 +241,7 @@ void notice_world(Debugger& dbg, const Game& g) {
   for (auto* group : {&dbg.taken_history, &dbg.removes_history})
     for (Series& s : *group) size_series(s, kHistoryTicks);
   size_series(dbg.alive_history, kHistoryTicks);
+  for (Series& s : dbg.system_history) size_series(s, kHistoryFrames);  // another world's system times
   dbg.selected = Handle{};
   dbg.clear_link_selection = true;  // a handle of the old world may name another entity here
   dbg.map_hover = PoolMapHit{};
@@ -357,7 +358,7 @@ void draw_pools_window(Debugger& dbg, Game& g) {
   const PoolPanelData& d = dbg.pools_shown;
   ImGui::Text("tick %" PRIu64 "   entities %u / %u   simulated %u", g.tick, d.live_entities, d.max_entities,
               d.simulated_entities);
-  ImGui::Text("ants alive %.0f   pending deaths %u", dbg.alive_history.last(), d.pending_destructions);
+  ImGui::Text("ants alive %" PRIu64 "   pending deaths %u", ants_alive(g), d.pending_destructions);
   ImGui::Text("failed creates %llu   refused spawns %" PRIu64, d.failed_creates, g.spawn_refused);
   plot_series("##alive", dbg.alive_history, "ants alive", 32, Scale::Span);
   for (size_t i = 0; i < d.pools.size(); ++i) draw_pool_row(dbg, i, d.pools[i]);

@@ -298,9 +298,13 @@ TEST_F(DebuggerUi, NewWorldClearsHistoryAndSelection) {
   // The window loads another world (the old one is gone): its first tick starts a fresh
   // history, and the old world's handle (which may name another entity in the new one) is
   // dropped on both sides.
+  ASSERT_EQ(dbg.system_history[0].count, 6);
   std::unique_ptr<Game> next = start_game();
   ASSERT_TRUE(next);
   g = std::move(next);
+  // Its first frame, before any tick: the old world's system times are gone too.
+  step(0, 0, false, false);
+  EXPECT_EQ(dbg.system_history[0].count, 1);
   step(0, 0, false);
   EXPECT_EQ(dbg.taken_history[0].count, 1);
   EXPECT_EQ(dbg.validated_ticks, 1u);
