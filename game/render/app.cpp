@@ -239,7 +239,10 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
     }
     case Tool::Bomb: c.kind = CommandKind::Bomb, c.radius = kBombRadius; break;
     case Tool::BigBomb: c.kind = CommandKind::BigBomb, c.radius = kBigBombRadius; break;
-    case Tool::Ignite: c.kind = CommandKind::Ignite, c.radius = app.brush; break;
+    case Tool::Ignite:
+      c.kind = CommandKind::Ignite, c.radius = app.brush;
+      app.last_paint_x = wx, app.last_paint_y = wy;
+      break;
     case Tool::Food: c.kind = CommandKind::PlaceFood, c.count = u32(app.food_crumbs); break;
     case Tool::PaintWater:
     case Tool::PaintRock:
@@ -372,10 +375,16 @@ void app_handle_event(App& app, const SDL_Event& e) {
       }
       if (app.painting && !ui_mouse) {
         float wx = world_x(cam, float(e.motion.x)), wy = world_y(cam, float(e.motion.y));
-        // A stroke lays a new dab every half brush of movement.
-        if (std::hypot(wx - app.last_paint_x, wy - app.last_paint_y) >= std::max(0.5f, app.brush * 0.5f)) {
-          app.last_paint_x = wx, app.last_paint_y = wy;
-          apply_tool(app, wx, wy, false);
+        // A stroke lays a dab every half brush along the pointer's path, so that a quick
+        // movement, whose motion events come cells apart, still paints a solid line.
+        const float step = std::max(0.5f, app.brush * 0.5f);
+        float x0 = app.last_paint_x, y0 = app.last_paint_y, d = std::hypot(wx - x0, wy - y0);
+        if (!(d <= 4096 * step)) x0 = wx, y0 = wy, d = 0;  // no stroke to continue: a dab here
+        int dabs = d > 0 ? int(d / step) : 1;
+        for (int k = 1; k <= dabs; ++k) {
+          float t = d > 0 ? float(k) * step / d : 1;
+          app.last_paint_x = x0 + (wx - x0) * t, app.last_paint_y = y0 + (wy - y0) * t;
+          apply_tool(app, app.last_paint_x, app.last_paint_y, false);
         }
       }
       break;

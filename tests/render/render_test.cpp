@@ -314,6 +314,46 @@ TEST(RenderTools, PaintingWaterChangesTheTerrainAndThePicture) {
   EXPECT_GT(after.b, after.g + 30) << after.r << " " << after.g << " " << after.b;
 }
 
+// A quick stroke: the pointer's motion events come many cells apart, and the line between
+// them is painted whole, not dotted where the events happened to land.
+TEST(RenderTools, AQuickStrokePaintsASolidLine) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.frames(2);
+  h.key(SDLK_7);  // rock
+  h.key(SDLK_LEFTBRACKET), h.key(SDLK_LEFTBRACKET);  // brush 1: a dab every half cell
+  h.frames(1);
+  ASSERT_EQ(h.app.tool, Tool::PaintRock);
+  ASSERT_EQ(h.app.brush, 1.0f);
+  const float y = 8.5f;
+  auto button = [&](Uint32 type, float wx) {
+    SDL_Event e{};
+    e.type = type;
+    e.button.windowID = SDL_GetWindowID(h.app.window);
+    e.button.button = SDL_BUTTON_LEFT;
+    e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
+    e.button.x = h.sx(wx), e.button.y = h.sy(y);
+    h.push(e);
+  };
+  SDL_WarpMouseInWindow(h.app.window, h.sx(10.5f), h.sy(y));
+  button(SDL_MOUSEBUTTONDOWN, 10.5f);
+  h.frames(1);
+  // Two motion events, 15 cells apart each (135 pixels at this zoom).
+  for (float wx : {25.5f, 40.5f}) {
+    SDL_Event m{};
+    m.type = SDL_MOUSEMOTION;
+    m.motion.windowID = SDL_GetWindowID(h.app.window);
+    m.motion.state = SDL_BUTTON_LMASK;
+    m.motion.x = h.sx(wx), m.motion.y = h.sy(y);
+    h.push(m);
+    h.frames(1);
+  }
+  button(SDL_MOUSEBUTTONUP, 40.5f);
+  h.frames(2);
+  for (int x = 10; x <= 40; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Rock) << "cell " << x;
+}
+
 // [SECTION] The frame batch
 
 // Quads the batch holds in the entity layers.
