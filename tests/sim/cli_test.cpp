@@ -249,6 +249,22 @@ TEST(Cli, AWindowRunWhoseScreenshotFailsWritesNothingElse) {
   EXPECT_EQ(names, (std::vector<std::string>{"run.replay", "world.colony"}));
 }
 
+// A windowed replay names the last tick it checked: the tick the window closed at, or the
+// recording's end when play went on live after it.
+TEST(Cli, AWindowReplayNamesTheLastTickItChecked) {
+  fs::path scen = write_scenario("small.json", kSmall), rec = temp_dir() / "short.replay";
+  fs::remove(rec);
+  ProcessResult r = run("--headless --ticks 40 --scenario " + scen.string() + " --record " + rec.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  // --frames runs one tick per frame.
+  r = run("--replay " + rec.string() + " --width 320 --height 240 --frames 20");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("matched through tick 20 (closed before the end of the recording)"), std::string::npos) << r.err;
+  r = run("--replay " + rec.string() + " --width 320 --height 240 --frames 70");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("matched through tick 40 (the end of the recording; play went on live to tick 70)"), std::string::npos) << r.err;
+}
+
 // Inputs that are not regular files are refused at once: a pipe would block, a device
 // such as /dev/zero would never end.
 TEST(Cli, InputsThatAreNotRegularFilesAreRefusedAtOnce) {
