@@ -70,9 +70,11 @@ void draw_help(App& app) {
   if (!app.show_help) return;
   ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(0.93f);
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the debugger's text must not show through
   if (ImGui::Begin("Colony controls (F1)", &app.show_help,
                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+    // Opened over the debugger's panels, in front of them (they may have been focused since).
+    if (ImGui::IsWindowAppearing()) ImGui::SetWindowFocus();
     ImGui::TextColored(ImVec4(0.95f, 0.8f, 0.4f, 1), "Ants forage, fight and breed. You drop the bombs.");
     ImGui::Separator();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {

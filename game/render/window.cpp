@@ -98,11 +98,14 @@ int run_window(const Options& options) {
     SDL_GetRendererInfo(app.renderer, &info);
     const render::FrameStats& s = app.stats;
     double n = double(std::max<uint64_t>(1, s.frames));
+    // The slowest half second is measured after the first 60 frames; a shorter run has none.
+    char slowest[48] = "none in so short a run";
+    if (s.slowest_fps > 0) std::snprintf(slowest, sizeof slowest, "%.1f", s.slowest_fps);
     std::fprintf(stderr,
                  "colony: %llu frames, %s renderer, %dx%d, %llu ants at the end: average fps %.1f (slowest half second "
-                 "%.1f); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f\n",
+                 "%s); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f\n",
                  (unsigned long long)s.frames, info.name ? info.name : "?", int(app.camera.view_w), int(app.camera.view_h),
-                 (unsigned long long)ants_alive(*app.game), render::average_fps(app), s.slowest_fps, s.sum_build_ms / n,
+                 (unsigned long long)ants_alive(*app.game), render::average_fps(app), slowest, s.sum_build_ms / n,
                  s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n);
   }
   render::app_shutdown(app);
