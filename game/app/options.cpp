@@ -3,6 +3,8 @@
 #include "options.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -35,6 +37,15 @@ const auto kReadableFile = file_check(why_not_readable);
 // A file the program will write: its folder must exist and take a new file, and the
 // path must not name a folder, a device or a pipe. Checked before anything runs.
 const auto kWritableFile = file_check(why_not_writable);
+
+// A screenshot's name: screenshots are PNG, so the name says .png (any case).
+const auto kPngName = CLI::Validator(
+    [](std::string& path) -> std::string {
+      std::string ext = std::filesystem::path(path).extension().string();
+      std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+      return ext == ".png" ? std::string() : printable(path) + ": screenshots are PNG files; name it .png";
+    },
+    "PNG");
 
 // A seed: a whole number that fits in 64 bits (CLI11 would clamp a larger one).
 const auto kSeed = CLI::Validator(
@@ -94,7 +105,7 @@ int parse_options(int argc, char** argv, Options& out) {
 
   // The window's options mean nothing without a window: refused with --headless.
   CLI::Option* window_only[] = {
-      app.add_option("--screenshot", out.screenshot, "Write the last frame to this PNG and exit")->check(kWritableFile),
+      app.add_option("--screenshot", out.screenshot, "Write the last frame to this PNG and exit")->check(kPngName)->check(kWritableFile),
       app.add_option("--frames", out.frames, "Frames to render before exiting")->check(CLI::Range(1u, 10'000'000u)),
       app.add_flag("--debug-ui", out.debug_ui, "Open the pool debugger at start"),
       app.add_option("--width", out.width, "Window width in pixels")->check(CLI::Range(320u, 16384u)),

@@ -181,6 +181,8 @@ TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
   }
   // The file-naming errors name the file.
   expect_one_line_exit_2({"--headless", "--ticks", "1", "--scenario", missing}, missing);
+  // A screenshot is a PNG: another name is refused before a window opens.
+  expect_one_line_exit_2({"--scenario", ok, "--screenshot", temp("shot.jpg")}, temp("shot.jpg") + ": screenshots are PNG files; name it .png");
   expect_one_line_exit_2({"--headless", "--ticks", "1", "--load", missing}, missing);
 }
 
