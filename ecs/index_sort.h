@@ -3,7 +3,6 @@
 // victims' directory rows are read nearly in address order.
 #pragma once
 #include <array>
-#include <bit>
 #include <span>
 #include <utility>
 

@@ -239,16 +239,12 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
     }
     case Tool::Bomb: c.kind = CommandKind::Bomb, c.radius = kBombRadius; break;
     case Tool::BigBomb: c.kind = CommandKind::BigBomb, c.radius = kBigBombRadius; break;
-    case Tool::Ignite:
-      c.kind = CommandKind::Ignite, c.radius = app.brush;
-      app.last_paint_x = wx, app.last_paint_y = wy;
-      break;
+    case Tool::Ignite: c.kind = CommandKind::Ignite, c.radius = app.brush; break;
     case Tool::Food: c.kind = CommandKind::PlaceFood, c.count = u32(app.food_crumbs); break;
     case Tool::PaintWater:
     case Tool::PaintRock:
     case Tool::PaintGrass:
       c.kind = CommandKind::PaintTerrain, c.radius = app.brush, c.terrain = paint_terrain(app.tool);
-      app.last_paint_x = wx, app.last_paint_y = wy;
       break;
     case Tool::Spawn:
       c.kind = CommandKind::SpawnAnts, c.count = u32(app.spawn_count), c.radius = 3;
@@ -322,7 +318,9 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
 void press_in_world(App& app, const App::Press& p) {
   Camera& cam = app.camera;
   if (p.button == SDL_BUTTON_LEFT) {
-    apply_tool(app, world_x(cam, float(p.x)), world_y(cam, float(p.y)), true);
+    // A stroke starts where the button went down, on the map or off it.
+    app.last_paint_x = world_x(cam, float(p.x)), app.last_paint_y = world_y(cam, float(p.y));
+    apply_tool(app, app.last_paint_x, app.last_paint_y, true);
     app.painting = !p.released;
   } else if (p.button == SDL_BUTTON_RIGHT || p.button == SDL_BUTTON_MIDDLE) {
     app.dragging = !p.released;

@@ -86,11 +86,11 @@ struct App {
   int spawn_count = 20;
   int food_crumbs = 24;
   bool painting = false;  // left button held with a paint tool
-  float last_paint_x = -1e9f, last_paint_y = -1e9f;
+  float last_paint_x = -1e9f, last_paint_y = -1e9f;  // the stroke's last dab (its start after a press)
   bool dragging = false;  // right/middle button held
   int drag_x = 0, drag_y = 0;
   // Button presses of this frame's events, handed to the world or not once Dear ImGui's
-  // NewFrame has seen the pointer where they happened (see app_frame).
+  // NewFrame has seen the pointer where they happened (see begin_interface_frame).
   struct Press {
     int x, y;
     Uint8 button;

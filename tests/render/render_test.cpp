@@ -352,6 +352,33 @@ TEST(RenderTools, AQuickStrokePaintsASolidLine) {
   button(SDL_MOUSEBUTTONUP, 40.5f);
   h.frames(2);
   for (int x = 10; x <= 40; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Rock) << "cell " << x;
+  // A second stroke starts off the map (above its top edge) and comes down onto it at
+  // x = 60: it paints from where it started, not from where the first stroke ended.
+  const float x2 = 60.5f, above = -1.0f, down = 20.5f;
+  ASSERT_GE(h.sy(above), 0);
+  SDL_Event press{};
+  press.type = SDL_MOUSEBUTTONDOWN;
+  press.button.windowID = SDL_GetWindowID(h.app.window);
+  press.button.button = SDL_BUTTON_LEFT;
+  press.button.state = SDL_PRESSED;
+  press.button.x = h.sx(x2), press.button.y = h.sy(above);
+  SDL_WarpMouseInWindow(h.app.window, press.button.x, press.button.y);
+  h.push(press);
+  h.frames(1);
+  SDL_Event m{};
+  m.type = SDL_MOUSEMOTION;
+  m.motion.windowID = SDL_GetWindowID(h.app.window);
+  m.motion.state = SDL_BUTTON_LMASK;
+  m.motion.x = h.sx(x2), m.motion.y = h.sy(down);
+  h.push(m);
+  h.frames(1);
+  SDL_Event release = press;
+  release.type = SDL_MOUSEBUTTONUP, release.button.state = SDL_RELEASED;
+  h.push(release);
+  h.frames(2);
+  for (float yy = 0.5f; yy <= down; yy += 1) EXPECT_EQ(h.game().terrain[cell_index(h.game(), x2, yy)], Terrain::Rock) << "row " << yy;
+  // Between the first stroke's end (40.5, 8.5) and this one's: untouched.
+  for (float xx = 44.5f; xx <= 56.5f; xx += 4) EXPECT_NE(h.game().terrain[cell_index(h.game(), xx, 13.5f)], Terrain::Rock) << "cell " << xx;
 }
 
 // [SECTION] The frame batch
