@@ -89,17 +89,33 @@ struct Harness : colony_test::OffscreenApp {
   // moves there, then the button goes down and up, all before the next frame.
   void click(float wx, float wy) { click_at(sx(wx), sy(wy)); }
   void click_at(int x, int y) {
+    press_at(x, y);
+    release_at(x, y);
+  }
+  // The left button goes down with the pointer moved there first, as a hand does it; up;
+  // and a motion event with the button held. Screen pixels, handled at the next frame.
+  void press_at(int x, int y) {
     SDL_WarpMouseInWindow(app.window, x, y);
-    for (Uint32 type : {Uint32(SDL_MOUSEBUTTONDOWN), Uint32(SDL_MOUSEBUTTONUP)}) {
-      SDL_Event e{};
-      e.type = type;
-      e.button.windowID = SDL_GetWindowID(app.window);
-      e.button.button = SDL_BUTTON_LEFT;
-      e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
-      e.button.clicks = 1;
-      e.button.x = x, e.button.y = y;
-      push(e);
-    }
+    left_button(SDL_MOUSEBUTTONDOWN, x, y);
+  }
+  void release_at(int x, int y) { left_button(SDL_MOUSEBUTTONUP, x, y); }
+  void drag_to(int x, int y) {
+    SDL_Event m{};
+    m.type = SDL_MOUSEMOTION;
+    m.motion.windowID = SDL_GetWindowID(app.window);
+    m.motion.state = SDL_BUTTON_LMASK;
+    m.motion.x = x, m.motion.y = y;
+    push(m);
+  }
+  void left_button(Uint32 type, int x, int y) {
+    SDL_Event e{};
+    e.type = type;
+    e.button.windowID = SDL_GetWindowID(app.window);
+    e.button.button = SDL_BUTTON_LEFT;
+    e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
+    e.button.clicks = 1;
+    e.button.x = x, e.button.y = y;
+    push(e);
   }
 };
 
@@ -327,54 +343,25 @@ TEST(RenderTools, AQuickStrokePaintsASolidLine) {
   ASSERT_EQ(h.app.tool, Tool::PaintRock);
   ASSERT_EQ(h.app.brush, 1.0f);
   const float y = 8.5f;
-  auto button = [&](Uint32 type, float wx) {
-    SDL_Event e{};
-    e.type = type;
-    e.button.windowID = SDL_GetWindowID(h.app.window);
-    e.button.button = SDL_BUTTON_LEFT;
-    e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
-    e.button.x = h.sx(wx), e.button.y = h.sy(y);
-    h.push(e);
-  };
-  SDL_WarpMouseInWindow(h.app.window, h.sx(10.5f), h.sy(y));
-  button(SDL_MOUSEBUTTONDOWN, 10.5f);
+  h.press_at(h.sx(10.5f), h.sy(y));
   h.frames(1);
   // Two motion events, 15 cells apart each (135 pixels at this zoom).
   for (float wx : {25.5f, 40.5f}) {
-    SDL_Event m{};
-    m.type = SDL_MOUSEMOTION;
-    m.motion.windowID = SDL_GetWindowID(h.app.window);
-    m.motion.state = SDL_BUTTON_LMASK;
-    m.motion.x = h.sx(wx), m.motion.y = h.sy(y);
-    h.push(m);
+    h.drag_to(h.sx(wx), h.sy(y));
     h.frames(1);
   }
-  button(SDL_MOUSEBUTTONUP, 40.5f);
+  h.release_at(h.sx(40.5f), h.sy(y));
   h.frames(2);
   for (int x = 10; x <= 40; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Rock) << "cell " << x;
   // A second stroke starts off the map (above its top edge) and comes down onto it at
   // x = 60: it paints from where it started, not from where the first stroke ended.
   const float x2 = 60.5f, above = -1.0f, down = 20.5f;
   ASSERT_GE(h.sy(above), 0);
-  SDL_Event press{};
-  press.type = SDL_MOUSEBUTTONDOWN;
-  press.button.windowID = SDL_GetWindowID(h.app.window);
-  press.button.button = SDL_BUTTON_LEFT;
-  press.button.state = SDL_PRESSED;
-  press.button.x = h.sx(x2), press.button.y = h.sy(above);
-  SDL_WarpMouseInWindow(h.app.window, press.button.x, press.button.y);
-  h.push(press);
+  h.press_at(h.sx(x2), h.sy(above));
   h.frames(1);
-  SDL_Event m{};
-  m.type = SDL_MOUSEMOTION;
-  m.motion.windowID = SDL_GetWindowID(h.app.window);
-  m.motion.state = SDL_BUTTON_LMASK;
-  m.motion.x = h.sx(x2), m.motion.y = h.sy(down);
-  h.push(m);
+  h.drag_to(h.sx(x2), h.sy(down));
   h.frames(1);
-  SDL_Event release = press;
-  release.type = SDL_MOUSEBUTTONUP, release.button.state = SDL_RELEASED;
-  h.push(release);
+  h.release_at(h.sx(x2), h.sy(down));
   h.frames(2);
   for (float yy = 0.5f; yy <= down; yy += 1) EXPECT_EQ(h.game().terrain[cell_index(h.game(), x2, yy)], Terrain::Rock) << "row " << yy;
   // Between the first stroke's end (40.5, 8.5) and this one's: untouched.
