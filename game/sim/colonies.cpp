@@ -77,13 +77,21 @@ void apply_command(Game& g, Command cmd) {
   }
 }
 
+u64 event_next_due(const EventSpec& e, u64 now) {
+  if (now <= e.tick) return e.tick;
+  if (!e.every || now > e.until) return ~u64(0);
+  u64 late = (now - e.tick) % e.every;
+  u64 wait = late ? e.every - late : 0;
+  if (wait > e.until - now) return ~u64(0);  // past until
+  return now + wait;
+}
+
 void run_events(Game& g) {
   const auto& events = g.scenario.events;
   for (size_t i = 0; i < events.size(); ++i) {
     if (g.event_next[i] != g.tick) continue;
     const EventSpec& e = events[i];
-    u64 next = e.every ? g.tick + e.every : ~u64(0);
-    g.event_next[i] = next > e.until ? ~u64(0) : next;
+    g.event_next[i] = event_next_due(e, g.tick + 1);
     float x = e.x, y = e.y;
     if (e.spread > 0) {
       float a = g.event_rng.range(-kPi, kPi), r = e.spread * std::sqrt(g.event_rng.next_float());

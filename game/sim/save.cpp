@@ -331,18 +331,6 @@ struct In {
   }
 };
 
-// The next tick an event fires in a game about to run tick `now`: the first tick of its
-// schedule (tick, tick + every, ... up to until) not before now, or ~0 when none is left.
-// It follows from the scenario and the tick alone, so a save's copy is checked against it.
-u64 event_next_due(const EventSpec& e, u64 now) {
-  if (now <= e.tick) return e.tick;
-  if (!e.every || now > e.until) return ~u64(0);
-  u64 late = (now - e.tick) % e.every;
-  u64 wait = late ? e.every - late : 0;
-  if (wait > e.until - now) return ~u64(0);  // past until
-  return now + wait;
-}
-
 bool finite_in(float v, float lo, float hi) { return std::isfinite(v) && v >= lo && v <= hi; }
 
 // Payload checks the ECS validator cannot make: kinds, colonies, positions and cells in

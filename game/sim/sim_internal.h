@@ -152,6 +152,11 @@ void simulate_colonies(Game& g);
 void apply_command(Game& g, Command cmd);
 // The scenario events due this tick.
 void run_events(Game& g);
+// The next tick an event fires in a game about to run tick `now`: the first tick of its
+// schedule (tick, tick + every, ... up to until) not before now, or ~0 when none is left.
+// It follows from the scenario and the tick alone: the world starts with it, each firing
+// takes the next, and a save's copy is checked against it.
+u64 event_next_due(const EventSpec& e, u64 now);
 // Random food keeps the scenario's count.
 void replenish_food(Game& g);
 

@@ -247,7 +247,7 @@ bool build_world(Game& g, std::string* err) {
   g.chunk_simulated.assign(chunks, 0);
   g.chunk_scent.assign(chunks, 0);
   g.event_next.resize(s.events.size());
-  for (size_t i = 0; i < s.events.size(); ++i) g.event_next[i] = s.events[i].tick;
+  for (size_t i = 0; i < s.events.size(); ++i) g.event_next[i] = event_next_due(s.events[i], g.tick);
 
   float rw = s.region_w > 0 ? s.region_w : float(g.width), rh = s.region_h > 0 ? s.region_h : float(g.height);
   set_sim_region(g, s.region_x, s.region_y, rw, rh);
