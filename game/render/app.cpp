@@ -222,21 +222,12 @@ Terrain paint_terrain(Tool t) {
   return t == Tool::PaintWater ? Terrain::Water : t == Tool::PaintRock ? Terrain::Rock : Terrain::Grass;
 }
 
-}  // namespace
-
-void apply_tool(App& app, float wx, float wy, bool first_press) {
-  Game& g = *app.game;
-  if (wx < 0 || wy < 0 || wx >= float(g.width) || wy >= float(g.height)) return;
+// The command the current tool gives at (wx, wy); false for Select, which queues none.
+bool tool_command(const App& app, float wx, float wy, Command* out) {
+  const Game& g = *app.game;
   Command c;
   c.x = wx, c.y = wy;
   switch (app.tool) {
-    case Tool::Select: {
-      if (!first_press) return;
-      app.selected = pick_ant(g, wx, wy, std::max(1.0f, 14.f / app.camera.zoom));
-      app.link.selected = app.selected;
-      if (app.selected.is_null()) app.follow = false;
-      return;
-    }
     case Tool::Bomb: c.kind = CommandKind::Bomb, c.radius = kBombRadius; break;
     case Tool::BigBomb: c.kind = CommandKind::BigBomb, c.radius = kBigBombRadius; break;
     case Tool::Ignite: c.kind = CommandKind::Ignite, c.radius = app.brush; break;
@@ -251,10 +242,27 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
       c.colony = u8(std::clamp(app.spawn_colony, 0, int(std::max<size_t>(1, g.colonies.size())) - 1));
       c.caste = app.spawn_caste ? Kind::Soldier : Kind::Worker;
       break;
-    default: return;
+    default: return false;
   }
-  bool drags = app.tool == Tool::PaintWater || app.tool == Tool::PaintRock || app.tool == Tool::PaintGrass ||
-               app.tool == Tool::Ignite;
+  *out = c;
+  return true;
+}
+
+}  // namespace
+
+void apply_tool(App& app, float wx, float wy, bool first_press) {
+  Game& g = *app.game;
+  if (wx < 0 || wy < 0 || wx >= float(g.width) || wy >= float(g.height)) return;
+  if (app.tool == Tool::Select) {
+    if (!first_press) return;
+    app.selected = pick_ant(g, wx, wy, std::max(1.0f, 14.f / app.camera.zoom));
+    app.link.selected = app.selected;
+    if (app.selected.is_null()) app.follow = false;
+    return;
+  }
+  Command c;
+  if (!tool_command(app, wx, wy, &c)) return;
+  bool drags = c.kind == CommandKind::PaintTerrain || c.kind == CommandKind::Ignite;
   if (!first_press && !drags) return;
   queue_command(g, c);
 }
@@ -513,27 +521,78 @@ void begin_interface_frame(App& app) {
   app.press_count = 0;
 }
 
-// The current tool's reach under the mouse: kill and maim rings for bombs, the brush for
-// fire and paint, a small ring for food, spawn and select.
+// How a command looks before it is applied: a bomb's kill and maim rings, a ring for fire,
+// a disc of the paint's colour, a small ring for food and spawning. `queued` marks a
+// command waiting for the next tick (bolder), otherwise the tool's reach under the mouse.
+void draw_command_marker(App& app, const Command& c, bool queued) {
+  const Camera& cam = app.camera;
+  const Uint8 a = queued ? 200 : 110;
+  auto ring = [&](float radius, SDL_Color col) {
+    push_sprite(app.batch, kLayerLight, cam, c.x, c.y, 0, radius * 2 / 0.86f, radius * 2 / 0.86f, kSpriteSelect, col);
+  };
+  // A queued stroke is a run of discs, one per dab: they read as one band of paint.
+  auto brush = [&](float radius, SDL_Color col) {
+    if (!queued) return ring(radius, col);
+    col.a = 150;
+    push_sprite(app.batch, kLayerSmoke, cam, c.x, c.y, 0, radius * 2, radius * 2, kSpriteDot, col);
+  };
+  switch (c.kind) {
+    case CommandKind::Bomb:
+    case CommandKind::BigBomb: {
+      float maim = c.kind == CommandKind::Bomb ? kBombMaimScale : kBigBombMaimScale;
+      ring(c.radius, {255, 120, 80, a}), ring(c.radius * maim, {255, 200, 120, Uint8(a / 2)});
+      break;
+    }
+    case CommandKind::Ignite: brush(c.radius, {255, 150, 40, a}); break;
+    case CommandKind::PaintTerrain: {
+      SDL_Color col = c.terrain == Terrain::Water  ? SDL_Color{90, 160, 255, a}
+                      : c.terrain == Terrain::Rock ? SDL_Color{190, 190, 200, a}
+                                                   : SDL_Color{120, 230, 90, a};
+      brush(c.radius, col);
+      break;
+    }
+    default: ring(1.5f, {255, 255, 255, Uint8(a / 2)}); break;
+  }
+}
+
+// This frame's events. A key released in the same frame it went down keeps its release for
+// the next frame, so the interface sees it down for one frame (app.h, held_releases); the
+// game's own keys act on the press and are unaffected.
+void poll_events(App& app) {
+  SDL_Event held[App::kMaxHeldReleases];
+  int held_count = app.held_release_count;
+  std::copy(app.held_releases, app.held_releases + held_count, held);
+  app.held_release_count = 0;
+  for (int i = 0; i < held_count; ++i) app_handle_event(app, held[i]);
+  bool went_down[SDL_NUM_SCANCODES] = {};
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) {
+    if (e.type == SDL_KEYDOWN && unsigned(e.key.keysym.scancode) < SDL_NUM_SCANCODES) went_down[e.key.keysym.scancode] = true;
+    if (e.type == SDL_KEYUP && unsigned(e.key.keysym.scancode) < SDL_NUM_SCANCODES && went_down[e.key.keysym.scancode] &&
+        app.held_release_count < App::kMaxHeldReleases) {
+      app.held_releases[app.held_release_count++] = e;
+      continue;
+    }
+    app_handle_event(app, e);
+  }
+}
+
+// The current tool's reach under the mouse.
 void draw_tool_preview(App& app) {
   if (app.imgui_ready && ImGui::GetIO().WantCaptureMouse) return;
-  int mx = 0, my = 0;
   if (!(SDL_GetWindowFlags(app.window) & SDL_WINDOW_MOUSE_FOCUS)) return;
+  int mx = 0, my = 0;
   SDL_GetMouseState(&mx, &my);
-  const Camera& cam = app.camera;
-  float wx = world_x(cam, float(mx)), wy = world_y(cam, float(my));
-  auto ring = [&](float radius, SDL_Color c) {
-    push_sprite(app.batch, kLayerLight, cam, wx, wy, 0, radius * 2 / 0.86f, radius * 2 / 0.86f, kSpriteSelect, c);
-  };
-  switch (app.tool) {
-    case Tool::Bomb: ring(kBombRadius, {255, 120, 80, 110}), ring(kBombRadius * 1.6f, {255, 200, 120, 50}); break;
-    case Tool::BigBomb: ring(kBigBombRadius, {255, 120, 80, 110}), ring(kBigBombRadius * 1.4f, {255, 200, 120, 50}); break;
-    case Tool::Ignite: ring(app.brush, {255, 150, 40, 110}); break;
-    case Tool::PaintWater: ring(app.brush, {90, 160, 255, 110}); break;
-    case Tool::PaintRock: ring(app.brush, {190, 190, 200, 110}); break;
-    case Tool::PaintGrass: ring(app.brush, {120, 230, 90, 110}); break;
-    default: ring(1.5f, {255, 255, 255, 60}); break;
-  }
+  Command c;
+  c.x = world_x(app.camera, float(mx)), c.y = world_y(app.camera, float(my));
+  if (!tool_command(app, c.x, c.y, &c)) c.kind = CommandKind::PlaceFood;  // Select: the small ring
+  draw_command_marker(app, c, false);
+}
+
+// Commands queued for the next tick: the world changes only when it runs, so while the
+// game is paused a stroke or a bomb would otherwise show nothing until the next step.
+void draw_queued_commands(App& app) {
+  for (const Command& c : app.game->pending_commands) draw_command_marker(app, c, true);
 }
 
 }  // namespace
@@ -545,8 +604,7 @@ bool app_frame(App& app) {
   app.last_frame_ns = frame_start;
   app.seconds += dt;
 
-  SDL_Event e;
-  while (SDL_PollEvent(&e)) app_handle_event(app, e);
+  poll_events(app);
   if (app.quit) return false;
   begin_interface_frame(app);
 
@@ -584,6 +642,7 @@ bool app_frame(App& app) {
   if (!app.skip_world) {
     build_world_batch(app.batch, g, in);
     draw_effects(app.effects, app.batch, app.camera);
+    draw_queued_commands(app);
     draw_tool_preview(app);
   }
   double build_ms = ms_since(t_build);

@@ -57,12 +57,12 @@ void apply_command(Game& g, Command cmd) {
   switch (cmd.kind) {
     case CommandKind::Bomb: {
       float r = cmd.radius > 0 ? cmd.radius : kBombRadius;
-      apply_bomb(g, cmd.x, cmd.y, r, r * 1.6f);
+      apply_bomb(g, cmd.x, cmd.y, r, r * kBombMaimScale);
       break;
     }
     case CommandKind::BigBomb: {
       float r = cmd.radius > 0 ? cmd.radius : kBigBombRadius;
-      apply_bomb(g, cmd.x, cmd.y, r, r * 1.4f);
+      apply_bomb(g, cmd.x, cmd.y, r, r * kBigBombMaimScale);
       break;
     }
     case CommandKind::Ignite: ignite(g, cmd.x, cmd.y, cmd.radius > 0 ? cmd.radius : 1.5f); break;

@@ -78,6 +78,8 @@ struct Command {
   Terrain terrain = Terrain::Grass;
 };
 inline constexpr float kBombRadius = 6, kBigBombRadius = 16;
+// A bomb maims in a ring out to its kill radius times this.
+inline constexpr float kBombMaimScale = 1.6f, kBigBombMaimScale = 1.4f;
 
 // Per-system time of the last tick and totals (ms), for the HUD, debugger and report,
 // measured with the thread's CPU clock (time the thread spends descheduled on a busy

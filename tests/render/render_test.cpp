@@ -287,6 +287,32 @@ TEST(RenderTools, SpacePausesThePeriodStepsAndPlusSpeedsUp) {
   EXPECT_EQ(h.game().tick, t + 1 + 8);  // 8x: eight fixed ticks in one 1/60 s frame
 }
 
+// A key pressed and released within one frame (a quick tap, or any tap at a low frame
+// rate): the interface sees it down for that frame and up the next, and the game acts on
+// it once. Dear ImGui 1.86 reads keys as up or down at NewFrame, so it had never seen
+// such a tap: Esc or Enter in a number field did nothing.
+TEST(RenderTools, AKeyTappedWithinOneFrameReachesTheInterfaceOnce) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(2);
+  const ImGuiIO& io = ImGui::GetIO();
+  for (SDL_Keycode k : {SDLK_ESCAPE, SDLK_RETURN}) {
+    const SDL_Scancode sc = SDL_GetScancodeFromKey(k);
+    h.key(k);
+    h.frames(1);
+    EXPECT_TRUE(io.KeysDown[sc]) << SDL_GetKeyName(k) << " seen down in the frame of its tap";
+    h.frames(1);
+    EXPECT_FALSE(io.KeysDown[sc]) << SDL_GetKeyName(k) << " up again the frame after";
+  }
+  // The game's own key acts on the press: Space pauses once, and its held release does
+  // not toggle it back.
+  h.key(SDLK_SPACE);
+  h.frames(1);
+  EXPECT_TRUE(h.app.paused);
+  h.frames(2);
+  EXPECT_TRUE(h.app.paused);
+}
+
 TEST(RenderTools, TheSelectToolSetsTheDebuggerSelection) {
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
@@ -366,6 +392,40 @@ TEST(RenderTools, AQuickStrokePaintsASolidLine) {
   for (float yy = 0.5f; yy <= down; yy += 1) EXPECT_EQ(h.game().terrain[cell_index(h.game(), x2, yy)], Terrain::Rock) << "row " << yy;
   // Between the first stroke's end (40.5, 8.5) and this one's: untouched.
   for (float xx = 44.5f; xx <= 56.5f; xx += 4) EXPECT_NE(h.game().terrain[cell_index(h.game(), xx, 13.5f)], Terrain::Rock) << "cell " << xx;
+}
+
+// A command changes the world at the start of the next tick. While paused that tick waits
+// for a step, so the frame shows what is queued: a water stroke is blue on the grass
+// before the step, and water after it.
+TEST(RenderTools, AStrokeWhilePausedShowsBeforeTheStepThatAppliesIt) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.key(SDLK_SPACE);
+  h.key(SDLK_6);  // water
+  h.frames(2);
+  ASSERT_TRUE(h.app.paused);
+  ASSERT_EQ(h.app.tool, Tool::PaintWater);
+  const float y = 8.5f, mid = 25.5f;
+  const u64 tick = h.game().tick;
+  Rgb before = h.mean_around(mid, y, 1);
+  ASSERT_GT(before.g, before.b) << "the stroke's place starts as grass";
+  h.press_at(h.sx(10.5f), h.sy(y));
+  h.frames(1);
+  h.drag_to(h.sx(40.5f), h.sy(y));
+  h.frames(1);
+  h.release_at(h.sx(40.5f), h.sy(y));
+  h.frames(2);
+  EXPECT_EQ(h.game().tick, tick) << "painting does not step a paused game";
+  EXPECT_FALSE(h.game().pending_commands.empty());
+  EXPECT_NE(h.game().terrain[cell_index(h.game(), mid, y)], Terrain::Water) << "not applied before the step";
+  Rgb queued = h.mean_around(mid, y, 1);
+  EXPECT_GT(queued.b, queued.g) << "the queued stroke shows blue: " << queued.r << "," << queued.g << "," << queued.b;
+  h.key(SDLK_PERIOD);
+  h.frames(1);
+  EXPECT_EQ(h.game().tick, tick + 1);
+  EXPECT_TRUE(h.game().pending_commands.empty());
+  for (int x = 11; x <= 40; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Water) << "cell " << x;
 }
 
 // [SECTION] The frame batch
