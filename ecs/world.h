@@ -187,6 +187,29 @@ class World {
     if (tier != Tier::Simulated && tier != Tier::Dormant) return Result::BadTier;
     return store_.set_tier(h, tier) ? Result::Ok : Result::StoreFull;
   }
+  // move_chunk, then set_tier when the move succeeded, for each move in order: the moves a
+  // walk over the entities collected instead of changing storage under its feet. A moved
+  // entity's directory row and pool entries are cold (a dormant walk reaches them once in
+  // many ticks), so each move's row is prefetched 2 x kMoveAhead moves ahead and, once it
+  // has arrived, the back-pointers of its slots kMoveAhead ahead. Returns the moves made.
+  struct ChunkMove {
+    Handle h;
+    u32 chunk;
+    Tier tier;
+  };
+  u32 move_chunks(std::span<const ChunkMove> moves) {
+    const u32 n = u32(moves.size());
+    u32 moved = 0;
+    for (u32 i = 0; i < n; ++i) {
+      if (i + 2 * kMoveAhead < n) prefetch_row(moves[i + 2 * kMoveAhead].h.index, kRowHead);
+      if (i + kMoveAhead < n && alive(moves[i + kMoveAhead].h)) (prefetch_back_pointers<Cs>(moves[i + kMoveAhead].h.index), ...);
+      const ChunkMove& m = moves[i];
+      if (move_chunk(m.h, m.chunk) != Result::Ok) continue;
+      set_tier(m.h, m.tier);
+      ++moved;
+    }
+    return moved;
+  }
 
   // [SECTION] Pool operations: reserve, add, remove one, release all
 
@@ -452,6 +475,8 @@ class World {
 
   // How many victims (or pool entries) ahead the batch passes prefetch.
   static constexpr u32 kPrefetchAhead = 16;
+  // How many moves ahead move_chunks prefetches a move's back-pointers (its row twice as far).
+  static constexpr u32 kMoveAhead = 4;
   // How many creates ahead create() prefetches the directory row of the index it will take.
   static constexpr u32 kCreateAhead = 4;
   // How many pool entries ahead close_holes prefetches a survivor's owner row.
@@ -687,6 +712,16 @@ class World {
     const u64* last = &bits[l.slot[l.reserved - 1] >> 6];
     prefetch_for_write(first);
     if ((reinterpret_cast<uintptr_t>(first) ^ reinterpret_cast<uintptr_t>(last)) >= 64) prefetch_for_write(last);
+  }
+  // The back-pointers of the entity's first and last slots in pool C: its slots are
+  // reserved as one run, so most of them lie in those lines (move_chunks rewrites them all).
+  template <class C>
+  void prefetch_back_pointers(u32 index) {
+    const auto& l = list_at<C>(index);
+    if (l.reserved == 0) return;
+    const BackPointer* owners = pool<C>().owners.get();
+    prefetch_for_write(&owners[l.slot[0]]);
+    prefetch_for_write(&owners[l.slot[l.reserved - 1]]);
   }
   // What the store's batched free of a victim touches besides its directory entry: the
   // chunk neighbours it is unlinked from.

@@ -17,15 +17,11 @@ namespace {
 void note_chunk_change(Game& g, Record& r, u32 chunk) {
   if (chunk == r.header.chunk) return;
   if (g.chunk_simulated[chunk] && ecs::Tier(r.header.tier) == ecs::Tier::Simulated) g.ecs->move_chunk(r.header.handle, chunk);
-  else g.scratch_moves.push_back({r.header.handle, chunk});
+  else g.scratch_moves.push_back({r.header.handle, chunk, tier_for_chunk(g, chunk)});
 }
 
 void apply_deferred_moves(Game& g) {
-  ColonyEcs& w = *g.ecs;
-  for (const Game::Move& m : g.scratch_moves) {
-    if (w.move_chunk(m.h, m.chunk) != ecs::Result::Ok) continue;
-    w.set_tier(m.h, tier_for_chunk(g, m.chunk));
-  }
+  g.ecs->move_chunks(g.scratch_moves);
   g.scratch_moves.clear();
 }
 

@@ -150,8 +150,7 @@ struct Game {
   std::vector<Blast> blasts;              // explosions of the last few seconds
 
   // Scratch, reused every tick (not state: empty between ticks).
-  struct Move { Handle h; u32 chunk; };
-  std::vector<Move> scratch_moves;
+  std::vector<ColonyEcs::ChunkMove> scratch_moves;  // chunk changes a walk defers to its end
   std::vector<Handle> scratch_handles;
   struct CorpseOrder { float x, y, heading; u8 colony; u8 legs; Kind kind; };
   std::vector<CorpseOrder> scratch_corpses;

@@ -396,6 +396,56 @@ TEST(Entity, ChunkMoveThenTierMoveKeepsMembershipStraight) {
   EXPECT_EQ(violations(w), "");
 }
 
+// A walk's deferred moves applied as one batch: each entity reaches its chunk and tier
+// with every back-pointer's chunk rewritten, a stale handle in the batch is skipped, and
+// the result is what move_chunk and set_tier one at a time give.
+TEST(Entity, MoveChunksAppliesEachMoveAndItsTierInOrder) {
+  auto build = [](TestWorld& w, std::vector<Handle>& hs) {
+    for (u32 i = 0; i < 40; ++i) {
+      Handle h = w.create(i % 5, i % 2 ? Tier::Dormant : Tier::Simulated, 0, Pos{0, 0, i});
+      ASSERT_EQ(give<Piece>(w, h, 3 + i % 7, i * 100), Result::Ok);
+      ASSERT_EQ(give<Sensor>(w, h, 1 + i % 3, i * 100), Result::Ok);
+      hs.push_back(h);
+    }
+    w.destroy(hs[7]);  // stale by the time its move comes
+  };
+  TestWorld batched(make_config(64, 1000, 1000, 1000)), single(make_config(64, 1000, 1000, 1000));
+  std::vector<Handle> hb, hs1;
+  build(batched, hb);
+  build(single, hs1);
+  // (entity, chunk, tier): every even entity; the destroyed one; entity 2 a second time.
+  struct Plan {
+    u32 entity, chunk;
+    Tier tier;
+  };
+  std::vector<Plan> plan;
+  for (u32 i = 0; i < 40; i += 2) plan.push_back({i, 10 + i, i % 4 ? Tier::Dormant : Tier::Simulated});
+  plan.push_back({7, 3, Tier::Dormant});
+  plan.push_back({2, 60, Tier::Simulated});
+  std::vector<TestWorld::ChunkMove> moves;
+  for (const Plan& p : plan) moves.push_back({hb[p.entity], p.chunk, p.tier});
+  EXPECT_EQ(batched.move_chunks(moves), u32(plan.size() - 1));
+  for (const Plan& p : plan)
+    if (single.move_chunk(hs1[p.entity], p.chunk) == Result::Ok) single.set_tier(hs1[p.entity], p.tier);
+  for (u32 i = 0; i < 40; i += 2) {
+    if (i == 2) continue;
+    u32 chunk = 10 + i;
+    ASSERT_NE(batched.lookup(hb[i], chunk), nullptr) << "entity " << i;
+    EXPECT_EQ(Tier(batched.lookup(hb[i], chunk)->header.tier), i % 4 ? Tier::Dormant : Tier::Simulated) << "entity " << i;
+    const auto& l = batched.list<Piece>(*batched.find(hb[i]));
+    for (u32 k = 0; k < l.reserved; ++k) EXPECT_EQ(batched.pool<Piece>().owners[l.slot[k]].chunk, chunk);
+    EXPECT_EQ(tags<Piece>(batched, hb[i]), tags<Piece>(single, hs1[i]));
+  }
+  ASSERT_NE(batched.lookup(hb[2], 60), nullptr);
+  EXPECT_EQ(Tier(batched.find(hb[2])->header.tier), Tier::Simulated);
+  EXPECT_FALSE(batched.alive(hb[7]));
+  for (u32 c = 0; c < batched.grid().chunk_count(); ++c) {
+    EXPECT_EQ(batched.store().dormant(c).count, single.store().dormant(c).count) << "chunk " << c;
+    EXPECT_EQ(batched.store().sim_count_in(c), single.store().sim_count_in(c)) << "chunk " << c;
+  }
+  EXPECT_EQ(violations(batched), "");
+}
+
 TEST(Entity, DormantStorageSpansManyBlocks) {
   // 100 records per chunk over 32-record blocks: removals from the middle fill holes
   // from the list's last block and give emptied blocks back.
