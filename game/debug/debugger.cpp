@@ -50,6 +50,23 @@ float Series::max() const {
   return m;
 }
 
+void plot_points(const Series& s, int width, bool peaks, std::vector<float>& out) {
+  const int n = std::max(1, s.count), ring = int(s.values.size());
+  const int first = s.count == ring ? s.head : 0;  // the oldest sample
+  const int w = std::clamp(width, 1, n);
+  out.assign(size_t(w), 0.0f);
+  if (ring == 0) return;
+  for (int p = 0; p < w; ++p) {
+    int a = int(int64_t(p) * n / w), b = std::max(a + 1, int(int64_t(p + 1) * n / w));
+    float v = s.values[size_t((first + a) % ring)];
+    for (int i = a + 1; i < b; ++i) {
+      float x = s.values[size_t((first + i) % ring)];
+      v = peaks ? std::max(v, x) : std::min(v, x);
+    }
+    out[size_t(p)] = v;
+  }
+}
+
 namespace {
 
 void size_series(Series& s, int n) {
@@ -64,7 +81,6 @@ void size_series(Series& s, int n) {
 enum class Scale { FromZero, Span };
 void plot_series(const char* label, const Series& s, const char* overlay, float height, Scale scale = Scale::FromZero) {
   if (s.values.empty()) return;
-  bool full = s.count == int(s.values.size());
   float lo = 0, hi = 0;
   for (int i = 0; i < s.count; ++i) {
     float v = s.values[size_t(i)];
@@ -74,8 +90,10 @@ void plot_series(const char* label, const Series& s, const char* overlay, float 
   if (scale == Scale::FromZero) lo = 0;
   float pad = std::max((hi - lo) * 0.05f, 1.0f);
   float bottom = scale == Scale::FromZero ? 0.0f : lo - pad, top = hi + pad;
-  ImGui::PlotLines(label, s.values.data(), full ? s.count : std::max(1, s.count), full ? s.head : 0, overlay, bottom, top,
-                   ImVec2(ImGui::GetContentRegionAvail().x, height));
+  const float width = ImGui::GetContentRegionAvail().x;
+  static std::vector<float> points;  // reused: the debugger draws on one thread
+  plot_points(s, int(width), scale == Scale::FromZero, points);
+  ImGui::PlotLines(label, points.data(), int(points.size()), 0, overlay, bottom, top, ImVec2(width, height));
 }
 
 // Places a window the first time it appears and again whenever the display's size changes
@@ -242,6 +260,8 @@ void notice_world(Debugger& dbg, const Game& g) {
     for (Series& s : *group) size_series(s, kHistoryTicks);
   size_series(dbg.alive_history, kHistoryTicks);
   for (Series& s : dbg.system_history) size_series(s, kHistoryFrames);  // another world's system times
+  dbg.tick_system_max.fill(0);
+  dbg.ticks_since_draw = 0;
   dbg.selected = Handle{};
   dbg.clear_link_selection = true;  // a handle of the old world may name another entity here
   dbg.map_hover = PoolMapHit{};
@@ -267,6 +287,9 @@ void debugger_after_tick(Debugger& dbg, Game& g) {
     dbg.removes_history[i].push(float(pools.pools[i].tick.removes));
   }
   dbg.alive_history.push(float(ants_alive(g)));
+  for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i)
+    dbg.tick_system_max[size_t(i)] = std::max(dbg.tick_system_max[size_t(i)], float(g.times.last_ms[size_t(i)]));
+  ++dbg.ticks_since_draw;
   if (dbg.validate_every_tick) debugger_validate(dbg, g);
   if (dbg.auto_bomb && g.tick >= dbg.auto_bomb_next_tick) {
     queue_random_bombs(dbg, g);
@@ -662,8 +685,15 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
 // [SECTION] Frame window
 
 void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
-  // Sampled every frame, whether or not the window is open, so the plots are full when opened.
-  for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i) dbg.system_history[size_t(i)].push(float(g.times.last_ms[size_t(i)]));
+  // Sampled every frame, whether or not the window is open, so the plots are full when
+  // opened: each system's slowest tick since the last frame, or while no tick ran (paused)
+  // the last tick's time again.
+  for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i) {
+    float ms = dbg.ticks_since_draw > 0 ? dbg.tick_system_max[size_t(i)] : float(g.times.last_ms[size_t(i)]);
+    dbg.system_history[size_t(i)].push(ms);
+    dbg.tick_system_max[size_t(i)] = 0;
+  }
+  dbg.ticks_since_draw = 0;
   dbg.build_history.push(float(ft.build_ms));
   dbg.submit_history.push(float(ft.submit_ms));
   dbg.ui_history.push(float(ft.ui_ms));
@@ -674,8 +704,8 @@ void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
   if (!ImGui::Begin("Frame", &dbg.show_frame)) { ImGui::End(); return; }
   ImGui::Text("FPS %.1f   TPS %.1f   tick %" PRIu64, ft.fps, ft.tps, g.tick);
   char overlay[96];
-  auto row = [&](const char* name, const Series& s) {
-    std::snprintf(overlay, sizeof overlay, "%s %.3f ms (max %.3f)", name, s.last(), s.max());
+  auto row = [&](const char* name, const Series& s, const char* format = "%s %.3f ms (max %.3f)") {
+    std::snprintf(overlay, sizeof overlay, format, name, s.last(), s.max());
     ImGui::PushID(name);
     plot_series("##t", s, overlay, 26);
     ImGui::PopID();
@@ -684,8 +714,8 @@ void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
   row("render build", dbg.build_history);
   row("render submit", dbg.submit_history);
   row("ui", dbg.ui_history);
-  row("fps", dbg.fps_history);
-  row("tps", dbg.tps_history);
+  row("fps", dbg.fps_history, "%s %.1f (max %.1f)");
+  row("tps", dbg.tps_history, "%s %.1f (max %.1f)");
   ImGui::End();
 }
 
@@ -712,9 +742,10 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
   section_title("Spawn");
   ImGui::InputInt("ants", &dbg.spawn_count, 50, 500);
   dbg.spawn_count = std::clamp(dbg.spawn_count, 1, 1000000);
-  int colonies = std::max(1, int(g.colonies.size()));
-  ImGui::SliderInt("colony", &dbg.spawn_colony, 0, colonies - 1);
-  dbg.spawn_colony = std::clamp(dbg.spawn_colony, 0, colonies - 1);
+  // Colonies are numbered from 1 here as everywhere the player sees them.
+  int colonies = std::max(1, int(g.colonies.size())), colony_shown = dbg.spawn_colony + 1;
+  ImGui::SliderInt("colony", &colony_shown, 1, colonies);
+  dbg.spawn_colony = std::clamp(colony_shown - 1, 0, colonies - 1);
   ImGui::Combo("caste", &dbg.spawn_caste, "worker\0soldier\0");
   if (ImGui::Button("spawn")) queue_spawn(dbg, g);
 
@@ -730,6 +761,13 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
 
   section_title("Scenario");
   if (!dbg.scenarios_listed) list_scenarios(dbg);
+  // The list starts at the running scenario, and follows it when another one is loaded.
+  if (dbg.scenario_pick_for != link.running_scenario) {
+    dbg.scenario_pick_for = link.running_scenario;
+    std::error_code ec;
+    for (int i = 0; i < int(dbg.scenario_files.size()); ++i)
+      if (std::filesystem::equivalent(dbg.scenario_files[size_t(i)], link.running_scenario, ec)) dbg.scenario_pick = i;
+  }
   const char* current = dbg.scenario_files.empty() ? "(none found)" : dbg.scenario_files[size_t(dbg.scenario_pick)].c_str();
   if (ImGui::BeginCombo("file", std::filesystem::path(current).filename().string().c_str())) {
     for (int i = 0; i < int(dbg.scenario_files.size()); ++i)

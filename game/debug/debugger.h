@@ -47,6 +47,7 @@ struct DebugLink {
   float camera_x = 0, camera_y = 0;
   bool pause_request = false;
   std::string load_scenario;
+  std::string running_scenario;  // the file the running world came from (the Stress panel's first pick)
 };
 
 // A fixed-length ring of samples, drawn with ImGui::PlotLines (values_offset = head).
@@ -58,6 +59,12 @@ struct Series {
   float last() const;
   float max() const;
 };
+
+// A series in chronological order as at most `width` points for a plot one pixel per
+// point (Dear ImGui draws one sample per pixel and skips the rest, so a one-tick spike,
+// a bomb's removes, mostly vanished): each point is the largest sample of the run it
+// stands for (peaks) or the smallest (a level's drops).
+void plot_points(const Series& s, int width, bool peaks, std::vector<float>& out);
 
 inline constexpr int kHistoryTicks = 1800;   // ~30 s at 60 ticks/s
 inline constexpr int kHistoryFrames = 600;   // ~10 s of frames
@@ -123,8 +130,12 @@ struct Debugger {
   unsigned long long last_tick = 0;
   bool clear_link_selection = false;
 
-  // Frame history, sampled every draw.
+  // Frame history, sampled every draw. A frame may run several ticks: each system's sample
+  // is its slowest tick since the last draw (tick_system_max, gathered after every tick),
+  // so a bomb's Destroy shows whichever tick of the frame it fell in.
   std::array<Series, kMaxSystems> system_history;
+  std::array<float, kMaxSystems> tick_system_max{};
+  int ticks_since_draw = 0;
   Series build_history, submit_history, ui_history, fps_history, tps_history;
 
   // Stress tools.
@@ -153,6 +164,7 @@ struct Debugger {
   std::vector<std::string> scenario_files;
   int scenario_pick = 0;
   bool scenarios_listed = false;
+  std::string scenario_pick_for;  // the running scenario the pick was last set from
 };
 
 void debugger_init(Debugger& dbg, bool open);

@@ -78,6 +78,7 @@ void fit_camera(App& app) {
 void install_game(App& app, std::unique_ptr<Game> game, const std::string& path) {
   app.game = std::move(game);
   app.scenario_path = path;
+  app.link.running_scenario = path;
   app.selected = {};
   app.link.selected = {};
   app.follow = false;
@@ -115,7 +116,7 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
       return false;
     }
     app.game = std::move(game);
-    app.scenario_path = config.scenario;
+    app.scenario_path = app.link.running_scenario = config.scenario;
   }
   int w = config.width, h = config.height;
   if (w <= 0 || h <= 0) {
@@ -536,6 +537,10 @@ void draw_command_marker(App& app, const Command& c, bool queued) {
     col.a = 150;
     push_sprite(app.batch, kLayerSmoke, cam, c.x, c.y, 0, radius * 2, radius * 2, kSpriteDot, col);
   };
+  // A queued bomb, food drop or spawn also marks its centre, so it is not taken for the
+  // tool's reach under the mouse.
+  if (queued && c.kind != CommandKind::PaintTerrain && c.kind != CommandKind::Ignite)
+    push_sprite(app.batch, kLayerLight, cam, c.x, c.y, 0, 1.2f, 1.2f, kSpriteDot, {255, 255, 255, 220});
   switch (c.kind) {
     case CommandKind::Bomb:
     case CommandKind::BigBomb: {
@@ -585,6 +590,8 @@ void draw_tool_preview(App& app) {
   SDL_GetMouseState(&mx, &my);
   Command c;
   c.x = world_x(app.camera, float(mx)), c.y = world_y(app.camera, float(my));
+  // Off the map a click does nothing (apply_tool), and the preview says so by its absence.
+  if (c.x < 0 || c.y < 0 || c.x >= float(app.game->width) || c.y >= float(app.game->height)) return;
   if (!tool_command(app, c.x, c.y, &c)) c.kind = CommandKind::PlaceFood;  // Select: the small ring
   draw_command_marker(app, c, false);
 }

@@ -71,8 +71,10 @@ void draw_help(App& app) {
   ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the debugger's text must not show through
+  // In a small window the table scrolls inside the window instead of running off it.
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(io.DisplaySize.x * 0.96f, io.DisplaySize.y * 0.96f));
   if (ImGui::Begin("Colony controls (F1)", &app.show_help,
-                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_HorizontalScrollbar)) {
     // Opened over the debugger's panels, in front of them (they may have been focused since).
     if (ImGui::IsWindowAppearing()) ImGui::SetWindowFocus();
     ImGui::TextColored(ImVec4(0.95f, 0.8f, 0.4f, 1), "Ants forage, fight and breed. You drop the bombs.");
@@ -107,6 +109,21 @@ ImVec4 colony_imcolor(const Game& g, int colony) {
   return ImVec4(float(c & 255) / 255.f, float(c >> 8 & 255) / 255.f, float(c >> 16 & 255) / 255.f, 1);
 }
 
+// SameLine when an item w pixels wide still fits before the window's right edge, else the
+// item starts a new row: in a narrow window the toolbar wraps instead of running off it.
+void same_line_within(float w) {
+  const float right = ImGui::GetIO().DisplaySize.x - kHudMargin;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
+}
+float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+// A button placed by same_line_within (first: the row's first item, placed as it comes).
+bool toolbar_button(const char* label, bool first = false) {
+  if (!first) same_line_within(button_width(label));
+  return ImGui::Button(label);
+}
+
 void draw_toolbar(App& app) {
   Game& g = *app.game;
   ImGuiIO& io = ImGui::GetIO();
@@ -117,12 +134,11 @@ void draw_toolbar(App& app) {
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
   if (ImGui::Begin("##toolbar", nullptr, flags)) {
     for (int t = 0; t < int(Tool::Count); ++t) {
-      if (t) ImGui::SameLine();
       bool on = int(app.tool) == t;
       if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.70f, 0.52f, 0.16f, 1));
       char label[32];
       std::snprintf(label, sizeof label, "%d %s", t + 1, tool_name(Tool(t)));
-      if (ImGui::Button(label)) app.tool = Tool(t);
+      if (toolbar_button(label, t == 0)) app.tool = Tool(t);
       if (on) ImGui::PopStyleColor();
     }
     // Second row: options of the current tool, then time and overlay.
@@ -157,22 +173,19 @@ void draw_toolbar(App& app) {
       ImGui::SameLine();
     }
     if (ImGui::Button(app.paused ? "Play" : "Pause")) app.paused = !app.paused;
-    ImGui::SameLine();
-    if (ImGui::Button("Step")) app.paused = true, ++app.step_requests;
-    ImGui::SameLine();
-    if (ImGui::Button("-")) app.speed = app.speed > 1 ? app.speed / 2 : 1;
+    if (toolbar_button("Step")) app.paused = true, ++app.step_requests;
+    if (toolbar_button("-")) app.speed = app.speed > 1 ? app.speed / 2 : 1;
     ImGui::SameLine();
     ImGui::Text("%2dx", app.speed);
     ImGui::SameLine();
     if (ImGui::Button("+")) app.speed = app.speed < 64 ? app.speed * 2 : 64;
-    ImGui::SameLine();
     int overlay = int(app.overlay);
     const char* names[] = {overlay_name(Overlay::Off), overlay_name(Overlay::ToFood), overlay_name(Overlay::ToHome),
                            overlay_name(Overlay::Danger)};
+    same_line_within(120);
     ImGui::SetNextItemWidth(120);
     if (ImGui::Combo("##overlay", &overlay, names, int(Overlay::Count))) app.overlay = Overlay(overlay);
-    ImGui::SameLine();
-    if (ImGui::Button("Help (F1)")) app.show_help = !app.show_help;
+    if (toolbar_button("Help (F1)")) app.show_help = !app.show_help;
     ImGui::PopItemWidth();
     toolbar_w = ImGui::GetWindowWidth();
   }

@@ -8,7 +8,10 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "debug_check.h"
 #include "debugger.h"
@@ -315,6 +318,71 @@ TEST_F(DebuggerUi, NewWorldClearsHistoryAndSelection) {
   link.selected = g->colonies[1].queen;
   step(0, 0, false);
   EXPECT_EQ(dbg.selected, g->colonies[1].queen);
+}
+
+// A frame that ran several ticks shows each system's slowest of them: a bomb's release in
+// the first of three ticks is what the Frame window's destroy row shows, not the last
+// tick's near nothing. While paused (no tick), the last tick's times again.
+TEST_F(DebuggerUi, FrameTimesShowTheSlowestTickOfEachFrame) {
+  for (int i = 0; i < 3; ++i) step(0, 0, false);
+  const auto destroy = size_t(SystemTimes::Destroy);
+  Command c;
+  c.kind = CommandKind::BigBomb;
+  c.x = g->colonies[0].nest_x, c.y = g->colonies[0].nest_y, c.radius = 20;
+  queue_command(*g, c);
+  float slowest = 0;
+  for (int i = 0; i < 3; ++i) {
+    simulate_tick(*g);
+    debugger_after_tick(dbg, *g);
+    slowest = std::max(slowest, float(g->times.last_ms[destroy]));
+    if (i == 0) {
+      ASSERT_TRUE(!g->blasts.empty() && g->blasts.back().killed > 100) << "the bomb killed too few to time";
+    }
+  }
+  ASSERT_GT(slowest, float(g->times.last_ms[destroy])) << "the bomb's tick was the slowest, not the last";
+  step(0, 0, false, false);
+  EXPECT_EQ(dbg.system_history[destroy].last(), slowest);
+  step(0, 0, false, false);
+  EXPECT_EQ(dbg.system_history[destroy].last(), float(g->times.last_ms[destroy]));
+}
+
+// The Stress window's scenario list starts at the running scenario and follows it.
+TEST_F(DebuggerUi, TheScenarioListPicksTheRunningScenario) {
+  step(0, 0, false);
+  ASSERT_GT(dbg.scenario_files.size(), 2u) << "no scenarios found in " << dbg.scenarios_dir;
+  for (const char* name : {"million.json", "kingdom_fire.json"}) {
+    link.running_scenario = dbg.scenarios_dir + "/" + name;
+    step(0, 0, false);
+    EXPECT_EQ(std::filesystem::path(dbg.scenario_files[size_t(dbg.scenario_pick)]).filename(), name);
+  }
+}
+
+// Plot points keep what one pixel per sample would drop: a one-tick spike among 1,800
+// samples drawn 380 wide, and a level's one-tick drop.
+TEST(DebuggerPlot, PointsKeepOneTickSpikesAndDrops) {
+  Series s;
+  s.values.assign(1800, 0.0f);
+  for (int i = 0; i < 1800 + 77; ++i) s.push(i == 1000 ? 1200.0f : 3.0f);  // wrapped: oldest at head
+  std::vector<float> points;
+  plot_points(s, 380, true, points);
+  ASSERT_EQ(points.size(), 380u);
+  EXPECT_EQ(*std::max_element(points.begin(), points.end()), 1200.0f);
+  // The spike was sample 1000 of the 1,877 pushed, i.e. 923 of the 1,800 kept, about
+  // point 195 of 380; every other point stands for steady samples.
+  long at = std::max_element(points.begin(), points.end()) - points.begin();
+  EXPECT_NEAR(double(at), 923.0 * 380 / 1800, 1.0);
+  EXPECT_EQ(std::count(points.begin(), points.end(), 3.0f), 379);
+  Series level;
+  level.values.assign(1800, 0.0f);
+  for (int i = 0; i < 1800; ++i) level.push(i == 500 ? 10.0f : 5000.0f);
+  plot_points(level, 380, false, points);
+  EXPECT_EQ(*std::min_element(points.begin(), points.end()), 10.0f);
+  // Fewer samples than pixels: every sample, in order.
+  Series few;
+  few.values.assign(600, 0.0f);
+  for (int i = 0; i < 5; ++i) few.push(float(i));
+  plot_points(few, 380, true, points);
+  EXPECT_EQ(points, (std::vector<float>{0, 1, 2, 3, 4}));
 }
 
 TEST_F(DebuggerUi, StressActionsGoThroughCommands) {

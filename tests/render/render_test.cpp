@@ -620,6 +620,23 @@ TEST_P(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
   EXPECT_FALSE(drawn_window("Pools"));
 }
 
+// In a window too narrow for one row of tools the toolbar wraps: every tool's button stays
+// inside the window (at 640 pixels wide the last three ran off it), and so does the help.
+TEST(RenderLayout, TheToolbarAndTheHelpStayInsideANarrowWindow) {
+  for (int w : {640, 900, 1280}) {
+    Harness h(data("nests.json"), w, 320);
+    ASSERT_TRUE(h.ok) << h.err;
+    h.app.show_hud = true;
+    h.app.show_help = true;
+    h.frames(3);
+    std::optional<ImRect> toolbar = drawn_window("##toolbar"), help = drawn_window("Colony controls (F1)");
+    ASSERT_TRUE(toolbar && help);
+    EXPECT_LE(toolbar->Max.x, float(w)) << "toolbar at width " << w;
+    EXPECT_LE(help->Max.x, float(w)) << "help at width " << w;
+    EXPECT_LE(help->Max.y, 320.0f) << "help at width " << w;
+  }
+}
+
 TEST(RenderCamera, WheelZoomKeepsThePointUnderTheCursor) {
   Camera cam;
   cam.x = 50, cam.y = 40, cam.zoom = 10, cam.view_w = 800, cam.view_h = 600;
