@@ -121,6 +121,8 @@ struct App {
   FrameStats stats;
   bool quit = false;
   std::string error;  // last load error (shown in the HUD)
+  std::string notice;  // a short confirmation (quick save, quick load), shown until notice_until
+  double notice_until = 0;  // in app.seconds
   std::string screenshot_error;  // why --screenshot could not be written (the run failed)
 
   // Tests: when capture is set, every frame is read back into frame_pixels (ABGR8888).

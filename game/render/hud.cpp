@@ -102,6 +102,7 @@ float toolbar_w = 600, hud_right = 260;
 constexpr float kHudMargin = 8;
 constexpr int kCompactHudLines = 3;
 const ImVec4 kErrorColor(1, 0.45f, 0.35f, 1);  // the last error's line, in either form of the HUD
+const ImVec4 kNoticeColor(0.55f, 0.95f, 0.55f, 1);  // a confirmation's line (quick save, quick load)
 
 ImVec4 colony_imcolor(const Game& g, int colony) {
   if (colony < 0 || size_t(colony) >= g.colonies.size()) return ImVec4(1, 1, 1, 1);
@@ -235,8 +236,11 @@ void draw_hud(App& app) {
     bool compact = hud_compact(app);
     // Compact, the third line is the last error if there is one (the Pools panel shows
     // the refused spawns too).
+    const bool notice = !app.notice.empty() && app.seconds < app.notice_until;
     if (compact && !app.error.empty())
       ImGui::TextColored(kErrorColor, "%s", app.error.c_str());
+    else if (compact && notice)
+      ImGui::TextColored(kNoticeColor, "%s", app.notice.c_str());
     else if (g.spawn_refused)
       ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu", (unsigned long long)g.spawn_refused);
     else
@@ -246,6 +250,7 @@ void draw_hud(App& app) {
       ImGui::TextDisabled("frame: build %.1f  submit %.1f ms", app.stats.build_ms, app.stats.submit_ms);
       if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
       if (!app.error.empty()) ImGui::TextColored(kErrorColor, "%s", app.error.c_str());
+      if (notice) ImGui::TextColored(kNoticeColor, "%s", app.notice.c_str());
       ImGui::TextDisabled("F1 help  F3 debugger");
     }
     hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();

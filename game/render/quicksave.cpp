@@ -10,9 +10,18 @@ namespace {
 constexpr const char* kQuickSave = "quicksave.colony";
 }
 
+namespace {
+// The HUD's confirmation line for a few seconds.
+void notify(App& app, const char* what) {
+  app.notice = std::string(what) + " " + kQuickSave + " (tick " + std::to_string(app.game->tick) + ")";
+  app.notice_until = app.seconds + 3;
+}
+}  // namespace
+
 bool quicksave(App& app, std::string* err) {
   if (!save_game(*app.game, kQuickSave, err)) return false;
   app.error.clear();
+  notify(app, "saved");
   return true;
 }
 
@@ -23,8 +32,13 @@ bool quickload(App& app, std::string* err) {
   }
   std::unique_ptr<Game> game = load_game(kQuickSave, err);
   if (!game) return false;
+  // The view stays where the player was looking when the map is the same size.
+  const Camera view = app.camera;
+  const bool same_map = game->width == app.game->width && game->height == app.game->height;
   install_game(app, std::move(game), app.scenario_path);
+  if (same_map) app.camera = view;
   app.error.clear();
+  notify(app, "loaded");
   return true;
 }
 

@@ -50,14 +50,26 @@ TEST_F(QuickSave, F5ThenF9BringsTheSavedWorldBack) {
   ASSERT_TRUE(std::filesystem::exists("quicksave.colony")) << w.app.error;
   EXPECT_TRUE(w.app.error.empty()) << w.app.error;
   const u64 saved_tick = w.app.game->tick, saved_hash = state_hash(*w.app.game);
+  EXPECT_EQ(w.app.notice, "saved quicksave.colony (tick " + std::to_string(saved_tick) + ")");
   w.app.paused = false;
   w.frames(30);
   ASSERT_GT(w.app.game->tick, saved_tick);
+  // The player has moved the view; loading keeps it (the same map).
+  w.app.camera.x += 7, w.app.camera.y -= 5, w.app.camera.zoom *= 1.5f;
+  const Camera view = w.app.camera;
   w.app.paused = true;
   w.key(SDLK_F9);
   EXPECT_TRUE(w.app.error.empty()) << w.app.error;
   EXPECT_EQ(w.app.game->tick, saved_tick);
   EXPECT_EQ(state_hash(*w.app.game), saved_hash);
+  EXPECT_EQ(w.app.notice, "loaded quicksave.colony (tick " + std::to_string(saved_tick) + ")");
+  EXPECT_EQ(w.app.camera.x, view.x);
+  EXPECT_EQ(w.app.camera.y, view.y);
+  EXPECT_EQ(w.app.camera.zoom, view.zoom);
+  // The confirmation fades from the HUD after a few seconds.
+  EXPECT_GT(w.app.notice_until, w.app.seconds);
+  w.frames(200);
+  EXPECT_LT(w.app.notice_until, w.app.seconds);
 }
 
 TEST_F(QuickSave, ADamagedQuickSaveLeavesTheRunningWorldUntouched) {
