@@ -342,12 +342,14 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
   if (ImGui::CollapsingHeader(row.name.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
     draw_fill_bar(row);
     ImGui::Text("high-water %u (red)  owners %u  max %u", row.high_water, row.owners, row.max_per_entity);
-    ImGui::Text("reserved unused %llu slots = %.1f KiB slack (%llu B each)", row.reserved_unused,
+    ImGui::TextWrapped("reserved unused %llu slots = %.1f KiB slack (%llu B each)", row.reserved_unused,
                 double(row.slack_bytes) / 1024.0, row.component_bytes);
     // What a fixed array of max_per_entity per owner would hold instead of `taken`.
-    ImGui::TextDisabled("fixed-max arrays: %llu slots (%.1fx), pool %.1f MiB", row.fixed_max_slots,
-                        row.taken ? double(row.fixed_max_slots) / double(row.taken) : 0.0,
-                        double(row.pool_bytes) / (1024.0 * 1024.0));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("fixed-max arrays: %llu slots (%.1fx), pool %.1f MiB", row.fixed_max_slots,
+                       row.taken ? double(row.fixed_max_slots) / double(row.taken) : 0.0,
+                       double(row.pool_bytes) / (1024.0 * 1024.0));
+    ImGui::PopStyleColor();
     draw_counters_table(row);
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "taken over %d ticks: %.0f", kHistoryTicks, dbg.taken_history[i].last());
@@ -503,7 +505,7 @@ void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
   float view_w = dbg.map_exact ? avail.x - ImGui::GetStyle().ScrollbarSize : avail.x;
   PoolMapLayout layout = layout_pool_map(ecs, dbg.map_pool, dbg.map_show_capacity, view_w,
                                          std::max(avail.y - 2 * text_h, cs), cs, dbg.map_exact);
-  ImGui::Text("entries 0..%u, %u per cell, taken %u (white bar)", layout.range, layout.entries_per_cell, layout.taken);
+  ImGui::TextWrapped("entries 0..%u, %u per cell, taken %u (white bar)", layout.range, layout.entries_per_cell, layout.taken);
   bool child = dbg.map_exact;
   if (child) ImGui::BeginChild("map_scroll", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, cs)), false);
   if (child && dbg.map_scroll_to_taken) {
@@ -641,8 +643,9 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
     dbg.chunk_data_frame = dbg.frames;
   }
   const ChunkMapData& d = dbg.chunk_data;
-  ImGui::Text("%ux%u chunks, %u cells", d.chunks_x, d.chunks_y, d.chunk_cells);
+  ImGui::TextWrapped("%ux%u chunks, %u cells", d.chunks_x, d.chunks_y, d.chunk_cells);
   ImVec2 avail = ImGui::GetContentRegionAvail();
+  avail.y -= 3 * ImGui::GetTextLineHeightWithSpacing();  // the legend below the map
   float px = std::clamp(std::min(avail.x / float(std::max(1u, d.chunks_x)), avail.y / float(std::max(1u, d.chunks_y))), 1.0f, 32.0f);
   ImVec2 o = ImGui::GetCursorScreenPos();
   dbg.chunk_origin_x = o.x;
