@@ -163,11 +163,12 @@ struct EntityDraw {
     ++b.crowd_dots;
   }
 
-  // The sprite's image at `size` pixels for one of kStampDirections headings.
-  const FrameBatch::Stamp& stamp_for(int sprite, int size) {
-    for (const auto& st : b.stamps)
-      if (st.sprite == sprite && st.size == size) return st;
-    if (b.stamps.size() >= 8) b.stamps.clear();  // the zoom moved on
+  // The index in b.stamps of the sprite's images at `size` pixels, one per heading. Stale
+  // sizes are dropped at the start of a frame (build_world_batch), never during one: the
+  // queued stamps name their images by index.
+  int stamp_for(int sprite, int size) {
+    for (size_t i = 0; i < b.stamps.size(); ++i)
+      if (b.stamps[i].sprite == sprite && b.stamps[i].size == size) return int(i);
     FrameBatch::Stamp st;
     st.sprite = sprite, st.size = size;
     st.alpha.assign(size_t(kStampDirections) * size * size, 0);
@@ -189,14 +190,35 @@ struct EntityDraw {
         }
     }
     b.stamps.push_back(std::move(st));
-    return b.stamps.back();
+    return int(b.stamps.size()) - 1;
   }
 
-  // Paints a stamp (alpha over) into the crowd image, tinted with c.
-  void plot_stamp(float x, float y, const FrameBatch::Stamp& st, int dir, SDL_Color c) {
-    const int size = st.size;
+  // Queues a stamp centred on screen (x, y), tinted with c, when it lies inside the image.
+  void queue_stamp(float x, float y, int stamp, int dir, SDL_Color c) {
+    const int size = b.stamps[size_t(stamp)].size;
     int x0 = int(x) - size / 2, y0 = int(y) - size / 2;
     if (x0 < 0 || y0 < 0 || x0 + size > b.crowd_w || y0 + size > b.crowd_h) return;
+    b.stamp_orders.push_back({int16_t(x0), int16_t(y0), uint8_t(stamp), uint8_t(dir), c.r, c.g, c.b});
+  }
+
+  // The queued stamps, a band of kStampBandRows rows at a time (a counting sort by the
+  // band of their top row), each band's in the order they were queued.
+  void plot_queued_stamps() {
+    const size_t bands = size_t(b.crowd_h / kStampBandRows + 1);
+    b.band_start.assign(bands + 1, 0);
+    for (const auto& o : b.stamp_orders) ++b.band_start[size_t(o.y0 / kStampBandRows) + 1];
+    for (size_t k = 1; k <= bands; ++k) b.band_start[k] += b.band_start[k - 1];
+    b.stamps_by_band.resize(b.stamp_orders.size());
+    for (const auto& o : b.stamp_orders) b.stamps_by_band[b.band_start[size_t(o.y0 / kStampBandRows)]++] = o;
+    for (const auto& o : b.stamps_by_band) plot_stamp(o);
+    b.stamp_orders.clear();
+  }
+
+  // Paints a queued stamp (alpha over) into the crowd image.
+  void plot_stamp(const FrameBatch::StampOrder& o) {
+    const FrameBatch::Stamp& st = b.stamps[o.stamp];
+    const int size = st.size, x0 = o.x0, y0 = o.y0, dir = o.dir;
+    const SDL_Color c{o.r, o.g, o.b, 255};
     const uint8_t* alpha = &st.alpha[size_t(dir) * size * size];
     const uint8_t* shade = &st.shade[size_t(dir) * size * size];
     for (int yy = 0; yy < size; ++yy) {
@@ -231,7 +253,7 @@ struct EntityDraw {
     }
     if (b.crowded) {
       int dir = int(std::lround(body.heading / 6.2831853f * kStampDirections)) & (kStampDirections - 1);
-      plot_stamp(x, y, stamp_for(kSpriteAntFar, std::max(2, int(far_length(body.kind) * cam.zoom + 0.5f))), dir, col);
+      queue_stamp(x, y, stamp_for(kSpriteAntFar, std::max(2, int(far_length(body.kind) * cam.zoom + 0.5f))), dir, col);
       return;
     }
     float len = far_length(body.kind) * cam.zoom * 0.5f;
@@ -341,6 +363,7 @@ void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
     }
   }
   draw_nests(b, g, cam);
+  if (b.stamps.size() >= 8) b.stamps.clear();  // the zoom moved on
   EntityDraw draw(b, g, in);
   // Visible chunks only. Dormant entities are stored per chunk; simulated ones are either
   // walked in the dense simulated store (sequential, when most of them are on screen) or
@@ -353,6 +376,7 @@ void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
     else
       g.ecs->for_each_in_chunk(chunk, [&](Record& r) { draw.draw(r); });
   });
+  if (b.crowded) draw.plot_queued_stamps();
   draw_fire(b, g, cam, in.seconds);
 }
 

@@ -53,7 +53,18 @@ struct FrameBatch {
   };
   std::vector<Stamp> stamps;
   bool crowded = false;  // this frame's ants went into the crowd image
+  // A crowded frame's stamps are queued while the world is walked and plotted one band of
+  // kStampBandRows screen rows at a time: the walk finds ants in storage order, anywhere
+  // on screen, and plotted as found each stamp's rows of the crowd image were a cache miss.
+  struct StampOrder {
+    int16_t x0, y0;  // the stamp's top left pixel (inside the image)
+    uint8_t stamp, dir;  // index into stamps, heading
+    uint8_t r, g, b;  // tint
+  };
+  std::vector<StampOrder> stamp_orders, stamps_by_band;
+  std::vector<uint32_t> band_start;
 };
+inline constexpr int kStampBandRows = 16;
 inline constexpr int kStampDirections = 16;
 // More simulated ants than this in view at the middle distance are stamped, not quads.
 inline constexpr uint32_t kCrowdAnts = 6000;

@@ -552,6 +552,17 @@ TEST(RenderBatch, ACrowdAtMiddleDistanceIsStampedIntoOneImage) {
   }
   EXPECT_GT(red, 1000u);
   EXPECT_GT(blue, 1000u);
+  // Stamps are plotted a band of rows at a time: the first and the last band hold some,
+  // and none is left queued.
+  EXPECT_TRUE(b.stamp_orders.empty());
+  auto opaque_rows = [&](int y0, int y1) {
+    size_t n = 0;
+    for (int y = y0; y < y1; ++y)
+      for (int x = 0; x < b.crowd_w; ++x) n += (b.crowd[size_t(y) * size_t(b.crowd_w) + size_t(x)] >> 24) >= 128;
+    return n;
+  };
+  EXPECT_GT(opaque_rows(0, kStampBandRows), 100u);
+  EXPECT_GT(opaque_rows(b.crowd_h - kStampBandRows, b.crowd_h), 100u);
 }
 
 // [SECTION] Debugger link and layout, camera, command line
