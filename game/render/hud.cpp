@@ -34,7 +34,8 @@ void style_ui() {
   c[ImGuiCol_ButtonHovered] = ImVec4(0.36f, 0.48f, 0.26f, 1.0f);
   c[ImGuiCol_ButtonActive] = ImVec4(0.62f, 0.50f, 0.18f, 1.0f);
   c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.19f, 0.13f, 0.9f);
-  c[ImGuiCol_SliderGrab] = ImVec4(0.70f, 0.56f, 0.22f, 1.0f);
+  c[ImGuiCol_SliderGrab] = ImVec4(0.70f, 0.56f, 0.22f, 0.45f);  // see-through: the value under it stays readable
+  c[ImGuiCol_SliderGrabActive] = ImVec4(0.85f, 0.68f, 0.26f, 0.6f);
   c[ImGuiCol_CheckMark] = ImVec4(0.90f, 0.75f, 0.30f, 1.0f);
   c[ImGuiCol_Header] = ImVec4(0.30f, 0.38f, 0.20f, 0.8f);
   c[ImGuiCol_TitleBgActive] = ImVec4(0.20f, 0.26f, 0.14f, 1.0f);
