@@ -50,6 +50,20 @@ float Series::max() const {
   return m;
 }
 
+PlotRange plot_range(const Series& s, bool from_zero) {
+  float lo = 0, hi = 0;
+  for (int i = 0; i < s.count; ++i) {
+    float v = s.values[size_t(i)];
+    if (i == 0 || v < lo) lo = v;
+    if (i == 0 || v > hi) hi = v;
+  }
+  if (from_zero) lo = 0;
+  // Scaled to the samples themselves: a floor of one unit flattened every time below 1 ms
+  // (a bomb's 0.08 ms release was a 2-pixel bump).
+  float pad = hi > lo ? (hi - lo) * 0.05f : std::max(std::abs(hi) * 0.05f, 1e-3f);
+  return {from_zero ? 0.0f : lo - pad, hi + pad};
+}
+
 void plot_points(const Series& s, int width, bool peaks, std::vector<float>& out) {
   const int n = std::max(1, s.count), ring = int(s.values.size());
   const int first = s.count == ring ? s.head : 0;  // the oldest sample
@@ -81,19 +95,11 @@ void size_series(Series& s, int n) {
 enum class Scale { FromZero, Span };
 void plot_series(const char* label, const Series& s, const char* overlay, float height, Scale scale = Scale::FromZero) {
   if (s.values.empty()) return;
-  float lo = 0, hi = 0;
-  for (int i = 0; i < s.count; ++i) {
-    float v = s.values[size_t(i)];
-    if (i == 0 || v < lo) lo = v;
-    if (i == 0 || v > hi) hi = v;
-  }
-  if (scale == Scale::FromZero) lo = 0;
-  float pad = std::max((hi - lo) * 0.05f, 1.0f);
-  float bottom = scale == Scale::FromZero ? 0.0f : lo - pad, top = hi + pad;
+  const PlotRange range = plot_range(s, scale == Scale::FromZero);
   const float width = ImGui::GetContentRegionAvail().x;
   static std::vector<float> points;  // reused: the debugger draws on one thread
   plot_points(s, int(width), scale == Scale::FromZero, points);
-  ImGui::PlotLines(label, points.data(), int(points.size()), 0, overlay, bottom, top, ImVec2(width, height));
+  ImGui::PlotLines(label, points.data(), int(points.size()), 0, overlay, range.bottom, range.top, ImVec2(width, height));
 }
 
 // Places a window the first time it appears and again whenever the display's size changes
@@ -132,6 +138,9 @@ std::vector<ImVec2> random_ant_spots(Debugger& dbg, Game& g, int k) {
   });
   float rx = g.region_x, ry = g.region_y, rw = g.region_w, rh = g.region_h;
   if (rw <= 0 || rh <= 0) rx = 0, ry = 0, rw = float(g.width), rh = float(g.height);
+  // A region reaching past the map's edge is outlined at the edge (drawn past it, its
+  // bottom line fell under the legend).
+  rw = std::min(rw, float(g.width) - rx), rh = std::min(rh, float(g.height) - ry);
   while (spots.size() < size_t(k)) spots.push_back(ImVec2(rx + random_unit(dbg.rng) * rw, ry + random_unit(dbg.rng) * rh));
   return spots;
 }
@@ -665,6 +674,9 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
   // Simulation region outline (cells -> chunks -> pixels).
   float rx = g.region_x, ry = g.region_y, rw = g.region_w, rh = g.region_h;
   if (rw <= 0 || rh <= 0) rx = 0, ry = 0, rw = float(g.width), rh = float(g.height);
+  // A region reaching past the map's edge is outlined at the edge (drawn past it, its
+  // bottom line fell under the legend).
+  rw = std::min(rw, float(g.width) - rx), rh = std::min(rh, float(g.height) - ry);
   float k = d.chunk_cells ? px / float(d.chunk_cells) : 0;
   dl->AddRect(ImVec2(o.x + rx * k, o.y + ry * k), ImVec2(o.x + (rx + rw) * k, o.y + (ry + rh) * k), IM_COL32(255, 255, 255, 255), 0, 0, 2);
   if (hovered) {
@@ -772,9 +784,12 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
       if (std::filesystem::equivalent(dbg.scenario_files[size_t(i)], link.running_scenario, ec)) dbg.scenario_pick = i;
   }
   const char* current = dbg.scenario_files.empty() ? "(none found)" : dbg.scenario_files[size_t(dbg.scenario_pick)].c_str();
-  if (ImGui::BeginCombo("file", std::filesystem::path(current).filename().string().c_str())) {
-    for (int i = 0; i < int(dbg.scenario_files.size()); ++i)
-      if (ImGui::Selectable(dbg.scenario_files[size_t(i)].c_str(), i == dbg.scenario_pick)) dbg.scenario_pick = i;
+  ImGui::SetNextItemWidth(-FLT_MIN);  // the whole row: long file names stay readable
+  if (ImGui::BeginCombo("##file", std::filesystem::path(current).filename().string().c_str())) {
+    for (int i = 0; i < int(dbg.scenario_files.size()); ++i) {
+      std::string name = std::filesystem::path(dbg.scenario_files[size_t(i)]).filename().string();
+      if (ImGui::Selectable(name.c_str(), i == dbg.scenario_pick)) dbg.scenario_pick = i;
+    }
     ImGui::EndCombo();
   }
   if (ImGui::Button("load") && !dbg.scenario_files.empty()) link.load_scenario = dbg.scenario_files[size_t(dbg.scenario_pick)];
@@ -831,8 +846,11 @@ void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link
   ImVec2 d = ImGui::GetIO().DisplaySize;
   dbg.place_again = false;
   if (d.x > 0 && d.y > 0) {
-    dbg.place_again = dbg.placed_for_w > 0 && (d.x != dbg.placed_for_w || d.y != dbg.placed_for_h);
-    dbg.placed_for_w = d.x, dbg.placed_for_h = d.y;
+    // Also when the room the toolbar keeps changed: in a narrow window it wraps to more rows
+    // a frame after the size changed, and the panels under it covered its buttons.
+    dbg.place_again = dbg.placed_for_w > 0 && (d.x != dbg.placed_for_w || d.y != dbg.placed_for_h ||
+                                               std::abs(dbg.top_clear - dbg.placed_for_top) > 0.5f);
+    dbg.placed_for_w = d.x, dbg.placed_for_h = d.y, dbg.placed_for_top = dbg.top_clear;
   }
   if (dbg.show_pools) draw_pools_window(dbg, g);
   if (dbg.show_pool_map) draw_pool_map_window(dbg, g, link);

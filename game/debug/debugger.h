@@ -65,6 +65,12 @@ struct Series {
 // a bomb's removes, mostly vanished): each point is the largest sample of the run it
 // stands for (peaks) or the smallest (a level's drops).
 void plot_points(const Series& s, int width, bool peaks, std::vector<float>& out);
+// The vertical range a series is plotted in: from zero (times, rates) or around the span
+// of its samples (levels), with 5 % to spare.
+struct PlotRange {
+  float bottom, top;
+};
+PlotRange plot_range(const Series& s, bool from_zero);
 
 inline constexpr int kHistoryTicks = 1800;   // ~30 s at 60 ticks/s
 inline constexpr int kHistoryFrames = 600;   // ~10 s of frames
@@ -83,8 +89,8 @@ struct Debugger {
   // place): ImGui keeps a panel on screen by pushing it towards the corner when the window
   // shrinks, and once the window grows again the panels stayed piled there, title bars
   // outside the window where they cannot be dragged.
-  float placed_for_w = 0, placed_for_h = 0;
-  bool place_again = false;  // this frame: the display size changed
+  float placed_for_w = 0, placed_for_h = 0, placed_for_top = 0;
+  bool place_again = false;  // this frame: the display size, or top_clear, changed
 
   // Selection: the debugger's own, synced with DebugLink::selected.
   Handle selected;

@@ -556,6 +556,14 @@ void draw_command_marker(App& app, const Command& c, bool queued) {
       brush(c.radius, col);
       break;
     }
+    case CommandKind::SpawnAnts: {
+      // In the colony's colour: which colony the ants will join.
+      const Game& g = *app.game;
+      SDL_Color col = c.colony < g.colonies.size() ? abgr_color(g.colonies[c.colony].color) : SDL_Color{255, 255, 255, 255};
+      col.a = a;
+      ring(c.radius, col);
+      break;
+    }
     default: ring(1.5f, {255, 255, 255, Uint8(a / 2)}); break;
   }
 }
@@ -667,7 +675,7 @@ bool app_frame(App& app) {
   if (!app.skip_ui) draw_ui(app);
   // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
   // Set each frame because the font's line height is known only after NewFrame.
-  app.debugger.top_clear = hud_compact_bottom();
+  app.debugger.top_clear = std::max(hud_compact_bottom(), toolbar_bottom());
   FrameTimes ft{app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms, app.stats.fps, app.stats.tps};
   draw_debugger(app.debugger, g, ft, app.link);
   ImGui::Render();

@@ -70,23 +70,33 @@ namespace {
 void draw_help(App& app) {
   if (!app.show_help) return;
   ImGuiIO& io = ImGui::GetIO();
+  const ImGuiStyle& st = ImGui::GetStyle();
+  // As wide as its longest line, or the window when that is narrower: the descriptions then
+  // wrap, and a window too low for the table scrolls it.
+  float keys_w = 0, what_w = 0;
+  for (int i = 0; i < kHelpLineCount; ++i) {
+    keys_w = std::max(keys_w, ImGui::CalcTextSize(kHelpLines[i].keys).x);
+    what_w = std::max(what_w, ImGui::CalcTextSize(kHelpLines[i].what).x);
+  }
+  const float natural = keys_w + what_w + 4 * st.CellPadding.x + 2 * st.WindowPadding.x + st.ScrollbarSize;
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the debugger's text must not show through
-  // In a small window the table scrolls inside the window instead of running off it.
+  ImGui::SetNextWindowSize(ImVec2(std::min(natural, io.DisplaySize.x * 0.96f), 0), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(io.DisplaySize.x * 0.96f, io.DisplaySize.y * 0.96f));
-  if (ImGui::Begin("Colony controls (F1)", &app.show_help,
-                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_HorizontalScrollbar)) {
+  ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the debugger's text must not show through
+  if (ImGui::Begin("Colony controls (F1)", &app.show_help, ImGuiWindowFlags_NoCollapse)) {
     // Opened over the debugger's panels, in front of them (they may have been focused since).
     if (ImGui::IsWindowAppearing()) ImGui::SetWindowFocus();
     ImGui::TextColored(ImVec4(0.95f, 0.8f, 0.4f, 1), "Ants forage, fight and breed. You drop the bombs.");
     ImGui::Separator();
     if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+      ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed, keys_w);
+      ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
       for (int i = 0; i < kHelpLineCount; ++i) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextColored(ImVec4(0.75f, 0.9f, 0.55f, 1), "%s", kHelpLines[i].keys);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kHelpLines[i].what);
+        ImGui::TextWrapped("%s", kHelpLines[i].what);
       }
       ImGui::EndTable();
     }
@@ -96,8 +106,9 @@ void draw_help(App& app) {
 
 // [SECTION] Toolbar
 
-// Window extents from the previous frame, to keep the toolbar clear of the HUD.
-float toolbar_w = 600, hud_right = 260;
+// Window extents from the previous frame, to keep the toolbar clear of the HUD and the
+// debugger's panels clear of the toolbar.
+float toolbar_w = 600, toolbar_bottom_y = 0, hud_right = 260;
 // The HUD's distance from the screen's corner, and its lines while compact: FPS, ants,
 // and refused spawns (or the last error).
 constexpr float kHudMargin = 8;
@@ -147,7 +158,7 @@ void draw_toolbar(App& app) {
     ImGui::PushItemWidth(90);
     if (app.tool == Tool::Ignite || app.tool == Tool::PaintWater || app.tool == Tool::PaintRock ||
         app.tool == Tool::PaintGrass) {
-      ImGui::SliderFloat("brush", &app.brush, 1, 24, "%.0f cells");
+      ImGui::SliderFloat("brush (cells)", &app.brush, 1, 24, "%.0f");
       ImGui::SameLine();
     } else if (app.tool == Tool::Spawn && !g.colonies.empty()) {
       ImGui::TextUnformatted("colony");
@@ -190,6 +201,7 @@ void draw_toolbar(App& app) {
     if (toolbar_button("Help (F1)")) app.show_help = !app.show_help;
     ImGui::PopItemWidth();
     toolbar_w = ImGui::GetWindowWidth();
+    toolbar_bottom_y = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
   }
   ImGui::End();
 }
@@ -314,6 +326,8 @@ float hud_compact_bottom() {
   return kHudMargin + 2 * (st.WindowPadding.y + st.WindowBorderSize) +
          float(kCompactHudLines) * ImGui::GetTextLineHeightWithSpacing() - st.ItemSpacing.y;
 }
+
+float toolbar_bottom() { return toolbar_bottom_y; }
 
 void draw_ui(App& app) {
   draw_help(app);

@@ -10,8 +10,11 @@ struct App;
 void style_ui();
 void draw_ui(App& app);
 // Where the HUD ends, in pixels from the top, while the debugger is open (it then keeps to
-// its first lines); the toolbar ends above it. The debugger's top panels open below it.
+// its first lines). The debugger's top panels open below it and below the toolbar.
 float hud_compact_bottom();
+// Where the toolbar ended on screen in the last frame it was drawn (0 before the first):
+// more than one row of buttons in a narrow window.
+float toolbar_bottom();
 
 // Every control, one line each (the help overlay and the README list these).
 struct HelpLine {

@@ -377,6 +377,18 @@ TEST(DebuggerPlot, PointsKeepOneTickSpikesAndDrops) {
   for (int i = 0; i < 1800; ++i) level.push(i == 500 ? 10.0f : 5000.0f);
   plot_points(level, 380, false, points);
   EXPECT_EQ(*std::min_element(points.begin(), points.end()), 10.0f);
+  // Times below a millisecond are plotted to their own scale: a 0.08 ms release among
+  // 0.005 ms ticks reaches the top (a floor of 1 ms made it a 2-pixel bump).
+  Series times;
+  times.values.assign(600, 0.0f);
+  for (int i = 0; i < 600; ++i) times.push(i == 300 ? 0.08f : 0.005f);
+  PlotRange r = plot_range(times, true);
+  EXPECT_EQ(r.bottom, 0.0f);
+  EXPECT_GT(0.08f / r.top, 0.9f);
+  r = plot_range(level, false);
+  EXPECT_LT(r.bottom, 10.0f);
+  EXPECT_GT(r.top, 5000.0f);
+  EXPECT_LT(r.top, 5500.0f);
   // Fewer samples than pixels: every sample, in order.
   Series few;
   few.values.assign(600, 0.0f);

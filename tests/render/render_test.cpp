@@ -645,6 +645,16 @@ TEST(RenderLayout, TheToolbarAndTheHelpStayInsideANarrowWindow) {
     EXPECT_LE(toolbar->Max.x, float(w)) << "toolbar at width " << w;
     EXPECT_LE(help->Max.x, float(w)) << "help at width " << w;
     EXPECT_LE(help->Max.y, 320.0f) << "help at width " << w;
+    // With the debugger open its top panels start below the toolbar, however many rows it
+    // wrapped to (at 640 pixels they covered its second and third rows).
+    h.app.show_help = false;
+    h.app.debugger.open = true;
+    h.frames(3);
+    toolbar = drawn_window("##toolbar");
+    std::optional<ImRect> pools = drawn_window("Pools"), inspector = drawn_window("Entity inspector");
+    ASSERT_TRUE(toolbar && pools && inspector);
+    EXPECT_FALSE(toolbar->Overlaps(*pools)) << "width " << w;
+    EXPECT_FALSE(toolbar->Overlaps(*inspector)) << "width " << w;
   }
 }
 
