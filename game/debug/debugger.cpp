@@ -123,6 +123,17 @@ unsigned long long next_random(unsigned long long& s) {
 }
 float random_unit(unsigned long long& s) { return float(next_random(s) >> 40) / float(1ull << 24); }
 
+// The simulation region in cells, clipped to the map (a region reaching past its edge was
+// outlined past the chunk map, its bottom line under the legend); the whole map when the
+// world has none.
+struct CellRect {
+  float x, y, w, h;
+};
+CellRect sim_region(const Game& g) {
+  if (g.region_w <= 0 || g.region_h <= 0) return {0, 0, float(g.width), float(g.height)};
+  return {g.region_x, g.region_y, std::min(g.region_w, float(g.width) - g.region_x), std::min(g.region_h, float(g.height) - g.region_y)};
+}
+
 // Picks up to k positions of random simulated ants (reservoir sampling), so that stress
 // bombs land where they kill; falls back to random points of the simulation region.
 std::vector<ImVec2> random_ant_spots(Debugger& dbg, Game& g, int k) {
@@ -136,12 +147,8 @@ std::vector<ImVec2> random_ant_spots(Debugger& dbg, Game& g, int k) {
     if (spots.size() < size_t(k)) spots.push_back(p);
     else if (unsigned long long j = next_random(dbg.rng) % seen; j < (unsigned long long)k) spots[size_t(j)] = p;
   });
-  float rx = g.region_x, ry = g.region_y, rw = g.region_w, rh = g.region_h;
-  if (rw <= 0 || rh <= 0) rx = 0, ry = 0, rw = float(g.width), rh = float(g.height);
-  // A region reaching past the map's edge is outlined at the edge (drawn past it, its
-  // bottom line fell under the legend).
-  rw = std::min(rw, float(g.width) - rx), rh = std::min(rh, float(g.height) - ry);
-  while (spots.size() < size_t(k)) spots.push_back(ImVec2(rx + random_unit(dbg.rng) * rw, ry + random_unit(dbg.rng) * rh));
+  const CellRect r = sim_region(g);
+  while (spots.size() < size_t(k)) spots.push_back(ImVec2(r.x + random_unit(dbg.rng) * r.w, r.y + random_unit(dbg.rng) * r.h));
   return spots;
 }
 
@@ -672,13 +679,9 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
     dl->AddRectFilled(ImVec2(x, y), ImVec2(x + px - (px > 4 ? 1 : 0), y + px - (px > 4 ? 1 : 0)), heat_color(t, sim));
   }
   // Simulation region outline (cells -> chunks -> pixels).
-  float rx = g.region_x, ry = g.region_y, rw = g.region_w, rh = g.region_h;
-  if (rw <= 0 || rh <= 0) rx = 0, ry = 0, rw = float(g.width), rh = float(g.height);
-  // A region reaching past the map's edge is outlined at the edge (drawn past it, its
-  // bottom line fell under the legend).
-  rw = std::min(rw, float(g.width) - rx), rh = std::min(rh, float(g.height) - ry);
   float k = d.chunk_cells ? px / float(d.chunk_cells) : 0;
-  dl->AddRect(ImVec2(o.x + rx * k, o.y + ry * k), ImVec2(o.x + (rx + rw) * k, o.y + (ry + rh) * k), IM_COL32(255, 255, 255, 255), 0, 0, 2);
+  const CellRect r = sim_region(g);
+  dl->AddRect(ImVec2(o.x + r.x * k, o.y + r.y * k), ImVec2(o.x + (r.x + r.w) * k, o.y + (r.y + r.h) * k), IM_COL32(255, 255, 255, 255), 0, 0, 2);
   if (hovered) {
     ImVec2 m = ImGui::GetIO().MousePos;
     int c = hit_test_chunk_map(d, px, m.x - o.x, m.y - o.y);

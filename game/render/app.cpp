@@ -253,7 +253,7 @@ bool tool_command(const App& app, float wx, float wy, Command* out) {
 
 void apply_tool(App& app, float wx, float wy, bool first_press) {
   Game& g = *app.game;
-  if (wx < 0 || wy < 0 || wx >= float(g.width) || wy >= float(g.height)) return;
+  if (!in_map(g, wx, wy)) return;
   if (app.tool == Tool::Select) {
     if (!first_press) return;
     app.selected = pick_ant(g, wx, wy, std::max(1.0f, 14.f / app.camera.zoom));
@@ -599,7 +599,7 @@ void draw_tool_preview(App& app) {
   Command c;
   c.x = world_x(app.camera, float(mx)), c.y = world_y(app.camera, float(my));
   // Off the map a click does nothing (apply_tool), and the preview says so by its absence.
-  if (c.x < 0 || c.y < 0 || c.x >= float(app.game->width) || c.y >= float(app.game->height)) return;
+  if (!in_map(*app.game, c.x, c.y)) return;
   if (!tool_command(app, c.x, c.y, &c)) c.kind = CommandKind::PlaceFood;  // Select: the small ring
   draw_command_marker(app, c, false);
 }

@@ -97,15 +97,15 @@ struct App {
     bool released = false;  // let go within the same frame: no stroke or drag follows
   };
   static constexpr int kMaxPresses = 8;
+  Press presses[kMaxPresses];
+  int press_count = 0;
   bool pointer_in_window = false;  // between the window system's enter and leave events
   // Key releases held back to the next frame: Dear ImGui 1.86 sees a key as up or down at
   // NewFrame, so a key pressed and released within one frame (Enter or Esc in a number
-  // field, at a low frame rate) would never be seen down. See app_frame.
+  // field, at a low frame rate) would never be seen down. See poll_events.
   static constexpr int kMaxHeldReleases = 16;
   SDL_Event held_releases[kMaxHeldReleases];
   int held_release_count = 0;
-  Press presses[kMaxPresses];
-  int press_count = 0;
 
   // Time.
   bool paused = false;

@@ -7,10 +7,9 @@
 namespace colony::render {
 
 namespace {
-constexpr const char* kQuickSave = "quicksave.colony";
-}
 
-namespace {
+constexpr const char* kQuickSave = "quicksave.colony";
+
 // The HUD's confirmation line for a few seconds.
 void notify(App& app, const char* what) {
   app.notice = std::string(what) + " " + kQuickSave + " (tick " + std::to_string(app.game->tick) + ")";

@@ -45,7 +45,7 @@ void steer_toward(Body& b, float c, float s, float tx, float ty, float step) {
 // Returns the new cell, or kNone when blocked.
 u32 step_forward(Game& g, Body& b, float c, float s, float dist, u32 turn_salt_id) {
   float nx = b.x + c * dist, ny = b.y + s * dist;
-  if (nx < 0 || ny < 0 || nx >= float(g.width) || ny >= float(g.height) || !passable(g.terrain[u32(ny) * g.width + u32(nx)])) {
+  if (!in_map(g, nx, ny) || !passable(g.terrain[u32(ny) * g.width + u32(nx)])) {
     b.heading = wrap_angle(b.heading + kPi * (0.5f + hash_float(g.seed, g.tick, turn_salt_id, kTurn)));
     return ecs::kNone;
   }

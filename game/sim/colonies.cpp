@@ -30,7 +30,7 @@ void spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius,
   for (u32 k = 0; k < count; ++k) {
     float a = g.rng.range(-kPi, kPi), r = radius * std::sqrt(g.rng.next_float());
     float px = x + r * std::cos(a), py = y + r * std::sin(a);
-    if (px < 0 || py < 0 || px >= float(g.width) || py >= float(g.height) || !passable(g.terrain[cell_of(g, px, py)])) px = x, py = y;
+    if (!in_map(g, px, py) || !passable(g.terrain[cell_of(g, px, py)])) px = x, py = y;
     spawn_ant(g, colony, caste, px, py, g.rng.range(-kPi, kPi));
   }
 }

@@ -193,6 +193,8 @@ DeathCounts ants_died(const Game& g);
 // [SECTION] Building blocks
 
 inline bool in_map(const Game& g, int cx, int cy) { return cx >= 0 && cy >= 0 && u32(cx) < g.width && u32(cy) < g.height; }
+// A world position (cells, fractional) on the map.
+inline bool in_map(const Game& g, float x, float y) { return x >= 0 && y >= 0 && x < float(g.width) && y < float(g.height); }
 inline u32 cell_index(const Game& g, int cx, int cy) { return u32(cy) * g.width + u32(cx); }
 inline bool is_ant(Kind k) { return k == Kind::Worker || k == Kind::Soldier || k == Kind::Queen; }
 

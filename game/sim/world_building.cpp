@@ -185,7 +185,7 @@ Handle spawn_ant(Game& g, u8 colony, Kind caste, float x, float y, float heading
 
 Handle spawn_food(Game& g, float x, float y, u32 crumbs) {
   crumbs = std::clamp(crumbs, 1u, RenderPiece::kMaxPerEntity - 1);
-  if (x < 0 || y < 0 || x >= float(g.width) || y >= float(g.height)) return {};
+  if (!in_map(g, x, y)) return {};
   u32 cell = cell_of(g, x, y);
   if (!g.food_at[cell].is_null() || !passable(g.terrain[cell])) return {};
   ColonyEcs& w = *g.ecs;
