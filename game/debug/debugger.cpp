@@ -612,7 +612,7 @@ void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
   }
   // Colony numbers are shown from 1, as in the HUD; caste, state, age and health are ants' only.
   if (is_ant(b.kind)) {
-    ImGui::Text("%s of colony %u   state %s", kind_name(b.kind), unsigned(b.colony) + 1, state_name(b.state));
+    ImGui::Text("%s of colony %u   state %s", kind_name(b.kind), unsigned(b.colony) + 1, activity_name(b));
     if (b.lifespan == ~u32(0)) ImGui::Text("age %u ticks (no age limit)   health %u", b.age, unsigned(b.health));
     else ImGui::Text("age %u / %u ticks   health %u", b.age, b.lifespan, unsigned(b.health));
   } else {

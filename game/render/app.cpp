@@ -73,6 +73,14 @@ void fit_camera(App& app) {
   }
 }
 
+// Whether the camera is where fit_camera put it for the whole map.
+bool shows_whole_map(const App& app) {
+  const Game& g = *app.game;
+  const Camera& cam = app.camera;
+  return cam.zoom == fit_zoom(cam, float(g.width), float(g.height)) && cam.x == float(g.width) * 0.5f &&
+         cam.y == float(g.height) * 0.5f;
+}
+
 }  // namespace
 
 void install_game(App& app, std::unique_ptr<Game> game, const std::string& path) {
@@ -352,9 +360,13 @@ void app_handle_event(App& app, const SDL_Event& e) {
       if (e.window.event == SDL_WINDOWEVENT_ENTER || e.window.event == SDL_WINDOWEVENT_LEAVE)
         app.pointer_in_window = e.window.event == SDL_WINDOWEVENT_ENTER;
       if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+        // A view of the whole map goes on showing the whole map; any other view keeps
+        // its centre and zoom.
+        bool whole_map = shows_whole_map(app);
         int w = 0, h = 0;
         SDL_GetRendererOutputSize(app.renderer, &w, &h);
         cam.view_w = float(w), cam.view_h = float(h);
+        if (whole_map) fit_camera(app);
       }
       break;
     case SDL_KEYDOWN:

@@ -291,7 +291,7 @@ void draw_inspector(App& app) {
     ImGui::Text("entity %u (gen %u), %s", app.selected.index, app.selected.generation,
                 r->header.tier == u8(ecs::Tier::Simulated) ? "simulated" : "dormant");
     if (is_ant(b.kind)) {
-      ImGui::Text("%s, health %u, age %.0f s", state_name(b.state), b.health, double(b.age) / kTicksPerSecond);
+      ImGui::Text("%s, health %u, age %.0f s", activity_name(b), b.health, double(b.age) / kTicksPerSecond);
       ImGui::Text("legs %u, antennae %u%s", b.legs, b.antennae, b.carrying ? ", carrying food" : "");
     } else {
       ImGui::Text("amount %u", b.amount);

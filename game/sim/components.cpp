@@ -16,8 +16,9 @@ const char* kind_name(Kind k) {
   return "?";
 }
 
-const char* state_name(AntState s) {
-  switch (s) {
+const char* activity_name(const Body& b) {
+  if (b.kind == Kind::Queen) return "laying";
+  switch (b.state) {
     case AntState::Searching: return "searching";
     case AntState::Returning: return "returning";
     case AntState::Fighting: return "fighting";

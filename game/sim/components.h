@@ -60,7 +60,6 @@ struct Sensor {
 static_assert(sizeof(Sensor) <= 16);
 
 enum class AntState : u8 { Searching, Returning, Fighting, Fleeing, Idle };
-const char* state_name(AntState s);
 
 // Per-entity payload stored in the entity record (both tiers). Positions are in cells.
 struct Body {
@@ -81,6 +80,10 @@ struct Body {
   u32 last_tick = {};    // last tick this entity was advanced (dormant catch-up)
   float scent = {};      // ants: strength of the trail being laid (1 at nest/food, fading)
 };
+
+// What an ant is doing, as the HUD and the debugger name it. A queen never leaves the
+// nest: she lays (her state field keeps its spawn value).
+const char* activity_name(const Body& b);
 
 using ColonyEcs = ecs::World<Body, RenderPiece, CollisionVolume, Sensor>;
 using Record = ColonyEcs::Record;

@@ -390,6 +390,9 @@ std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string*
   }
   // The spawn stream continues from here; building may have used some of it.
   g->rng = g->rng.split(3);
+  // Building is not a tick: the per-tick counters start at zero (the debugger's Pools
+  // "tick" row showed the construction's reserves until the first tick ran).
+  g->ecs->begin_tick();
   return g;
 }
 

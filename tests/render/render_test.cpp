@@ -670,6 +670,28 @@ TEST(RenderCamera, WheelZoomKeepsThePointUnderTheCursor) {
   EXPECT_EQ(cam.zoom, Camera::kMaxZoom);
 }
 
+// A view of the whole map (the start, or H) goes on showing the whole map when the window
+// is resized; a view the player moved keeps its centre and zoom.
+TEST(RenderCamera, ResizingRefitsAWholeMapViewAndKeepsAnyOther) {
+  Harness h(data("nests.json"), 800, 600);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(1);
+  const float start = h.app.camera.zoom, mid_x = float(h.game().width) * 0.5f;
+  ASSERT_EQ(h.app.camera.x, mid_x);
+  SDL_SetWindowSize(h.app.window, 1200, 900);
+  h.frames(2);
+  ASSERT_EQ(h.app.camera.view_w, 1200.0f);
+  EXPECT_NEAR(h.app.camera.zoom, start * 1.5f, 1e-3f);
+  EXPECT_EQ(h.app.camera.x, mid_x);
+  h.app.camera.x += 3;
+  const float moved = h.app.camera.zoom;
+  SDL_SetWindowSize(h.app.window, 800, 600);
+  h.frames(2);
+  ASSERT_EQ(h.app.camera.view_w, 800.0f);
+  EXPECT_EQ(h.app.camera.zoom, moved);
+  EXPECT_EQ(h.app.camera.x, mid_x + 3);
+}
+
 TEST(RenderWindow, ScreenshotAndFramesWriteThePngOfTheWindow) {
   setenv("SDL_VIDEODRIVER", "offscreen", 0);
   std::string out = colony_test::scratch_path("shot.png");

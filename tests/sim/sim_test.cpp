@@ -116,6 +116,31 @@ TEST(Bodies, CastesHaveTheirPiecesVolumesAndSensors) {
   expect_valid(*g);
 }
 
+// Building the world is not a tick: the per-tick counters (the debugger's Pools "tick"
+// row) start at zero, and the first tick counts only its own work.
+TEST(Bodies, BuildingTheWorldIsNotCountedAsATick) {
+  auto g = build(small_world());
+  EXPECT_GT(g->ecs->stats<RenderPiece>().total.reserves, 4096u);  // the tiles and the queen
+  for (const ecs::PoolStats* p : g->ecs->all_stats()) {
+    EXPECT_EQ(p->tick.reserves, 0u) << p->name;
+    EXPECT_EQ(p->tick.adds, 0u) << p->name;
+  }
+  Handle w = spawn_ant(*g, 0, Kind::Worker, 20, 20, 0);
+  ASSERT_FALSE(w.is_null());
+  EXPECT_EQ(g->ecs->stats<RenderPiece>().tick.reserves, 12u);
+}
+
+// The HUD and the debugger name what an ant does; a queen lays in the nest whatever
+// her state field holds.
+TEST(Bodies, AQueenIsShownLayingAndAWorkerByItsState) {
+  auto g = build(small_world());
+  Handle w = spawn_ant(*g, 0, Kind::Worker, 20, 20, 0);
+  EXPECT_STREQ(activity_name(rec(*g, g->colonies[0].queen).payload), "laying");
+  EXPECT_STREQ(activity_name(rec(*g, w).payload), "searching");
+  rec(*g, w).payload.state = AntState::Returning;
+  EXPECT_STREQ(activity_name(rec(*g, w).payload), "returning");
+}
+
 // [SECTION] Explosions
 
 TEST(Explosions, BombKillsExactlyTheAntsInTheRadiusAndReleasesTheirSlots) {
