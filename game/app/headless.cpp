@@ -76,7 +76,8 @@ std::string report_json(const Game& g, const RunInfo& info) {
   for (int i = 0; i < SystemTimes::Count; ++i) timing[system_name(SystemTimes::Id(i))] = g.times.total_ms[size_t(i)];
   r["timing_ms"] = timing;
   r["wall_s"] = info.wall_s;
-  r["ticks_per_s"] = info.wall_s > 0 ? double(g.tick) / info.wall_s : 0.0;
+  r["ticks_run"] = info.ticks_run;
+  r["ticks_per_s"] = info.wall_s > 0 ? double(info.ticks_run) / info.wall_s : 0.0;
   r["rss_mb"] = {{"start", info.rss_start_mb}, {"end", info.rss_end_mb}};
   // A file name need not be UTF-8; its bad bytes show as U+FFFD rather than stop the dump.
   return r.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -115,14 +116,17 @@ int run_headless(const Options& o) {
   const bool tty = isatty(STDERR_FILENO);
   auto start = std::chrono::steady_clock::now();
   auto last_print = start;
-  u64 last_tick = 0;
+  // A loaded world or a replay's starting save begins past tick 0: the line counts the
+  // world's ticks up to the one this run ends at.
+  const u64 first_tick = g.tick, last_wanted = first_tick + ticks;
+  u64 last_tick = first_tick;
   std::string first_violation;
   auto progress = [&](bool final) {
     auto now = std::chrono::steady_clock::now();
     double dt = std::chrono::duration<double>(now - last_print).count();
     double tps = dt > 0 ? double(g.tick - last_tick) / dt : 0;
     std::fprintf(stderr, "%stick %" PRIu64 "/%" PRIu64 "  %.0f TPS  %" PRIu64 " ants alive  %" PRIu64 " violations%s",
-                 tty ? "\r" : "", g.tick, ticks, tps, ants_alive(g), g.invariant_violations, tty && !final ? "   " : "\n");
+                 tty ? "\r" : "", g.tick, last_wanted, tps, ants_alive(g), g.invariant_violations, tty && !final ? "   " : "\n");
     std::fflush(stderr);
     last_print = now;
     last_tick = g.tick;
@@ -144,6 +148,7 @@ int run_headless(const Options& o) {
     if ((t & 63) == 0 && std::chrono::steady_clock::now() - last_print > std::chrono::seconds(tty ? 1 : 10)) progress(false);
   }
   info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  info.ticks_run = g.tick - first_tick;
   if (ticks >= 600 || tty) progress(true);
   info.rss_end_mb = resident_mb();
   // The outputs, all or none.
@@ -161,8 +166,7 @@ int run_headless(const Options& o) {
       std::fprintf(stderr, "colony: %s: replay diverged at %s\n", printable(o.replay).c_str(), replayer.divergence.c_str());
       return 3;
     }
-    std::fprintf(stderr, "colony: %s: %" PRIu64 " tick digests and %" PRIu64 " full state hashes matched through tick %" PRIu64 "\n",
-                 printable(o.replay).c_str(), replayer.checked, replayer.verified, g.tick);
+    std::fprintf(stderr, "colony: %s\n", replayer.summary(o.replay, g.tick, "stopped").c_str());
   }
   // Violations this run found (a loaded world may carry a count from before).
   if (u64 found = g.invariant_violations - violations_before) {

@@ -1,6 +1,7 @@
 // headless.h — runs a scenario without a window for a number of ticks, with optional
 // per-tick validation, a progress line on stderr and a JSON report.
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "options.h"
@@ -16,6 +17,7 @@ int run_headless(const Options& options);
 struct RunInfo {
   double rss_start_mb = 0, rss_end_mb = 0;
   double wall_s = 0;
+  std::uint64_t ticks_run = 0;  // this run's ticks (a loaded world starts past tick 0)
 };
 std::string report_json(const Game& g, const RunInfo& info);
 

@@ -82,14 +82,7 @@ int run_window(const Options& options) {
       std::fprintf(stderr, "colony: %s: replay diverged at %s\n", printable(options.replay).c_str(), replayer.divergence.c_str());
       rc = 3;
     } else {
-      // Through the last tick replayed: the recording's end, or the tick the window closed at.
-      const unsigned long long tick = app.game->tick, end = replayer.end_tick();
-      std::string after = tick < end   ? " (closed before the end of the recording)"
-                          : tick > end ? " (the end of the recording; play went on live to tick " + std::to_string(tick) + ")"
-                                       : "";
-      std::fprintf(stderr, "colony: %s: %llu tick digests and %llu full state hashes matched through tick %llu%s\n",
-                   printable(options.replay).c_str(), (unsigned long long)replayer.checked, (unsigned long long)replayer.verified,
-                   std::min(tick, end), after.c_str());
+      std::fprintf(stderr, "colony: %s\n", replayer.summary(options.replay, app.game->tick, "closed").c_str());
     }
   }
   if (rc == 0 && config.frames > 0) {

@@ -304,6 +304,15 @@ bool decode_replay(const std::uint8_t* data, size_t size, const std::string& nam
   return true;
 }
 
+std::string Replayer::summary(const std::string& name, std::uint64_t tick, const char* stopped) const {
+  const std::uint64_t end = end_tick();
+  std::string after = tick < end   ? std::string(" (") + stopped + " before the end of the recording)"
+                      : tick > end ? " (the end of the recording; play went on live to tick " + std::to_string(tick) + ")"
+                                   : "";
+  return printable(name) + ": " + std::to_string(checked) + " tick digests and " + std::to_string(verified) +
+         " full state hashes matched through tick " + std::to_string(std::min(tick, end)) + after;
+}
+
 bool load_replay(const std::string& path, Replayer& out, std::string* err) {
   std::vector<std::uint8_t> bytes;
   if (!read_file_bytes(path, bytes, err)) return false;

@@ -104,6 +104,10 @@ struct Replayer {
   bool after_tick(const Game& g);
   bool finished(const Game& g) const { return g.tick >= replay.start_tick + replay.ticks; }
   std::uint64_t end_tick() const { return replay.start_tick + replay.ticks; }
+  // The line a finished replay prints: what matched, through the last recorded tick
+  // played, and what happened past it. `stopped` says how a run ended early ("closed"
+  // for the window, "stopped" for --ticks).
+  std::string summary(const std::string& name, std::uint64_t tick, const char* stopped) const;
 };
 
 // Encodes / decodes a replay file. Decoding checks everything (also the embedded save's

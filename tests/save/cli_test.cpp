@@ -81,7 +81,15 @@ TEST(SaveCli, SaveLoadAndContinueMatchesRunningStraight) {
   Outcome c = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "600", "--report", r2});
   ASSERT_EQ(c.code, 0) << c.err;
   EXPECT_EQ(report_hash(r1), report_hash(r2));
-  EXPECT_EQ(nlohmann::json::parse(slurp(r1))["ticks"], 600);
+  // The world's tick goes on from the save; the run's own ticks and rate count from there
+  // (the rate was 600 ticks over the time of 300, and the line read "tick 600/300").
+  auto loaded = nlohmann::json::parse(slurp(r1));
+  EXPECT_EQ(loaded["ticks"], 600);
+  EXPECT_EQ(loaded["ticks_run"], 300);
+  EXPECT_NEAR(loaded["ticks_per_s"].get<double>(), 300 / loaded["wall_s"].get<double>(), 1e-6);
+  Outcome d = colony({"--headless", "--load", save, "--ticks", "600"});
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_NE(d.err.find("tick 900/900 "), std::string::npos) << d.err;
 }
 
 TEST(SaveCli, BadSaveFilesEndWithOneLineAndExit2) {
@@ -111,6 +119,13 @@ TEST(ReplayCli, RecordThenReplayHeadless) {
   EXPECT_NE(b.err.find("240 tick digests and "), std::string::npos) << b.err;
   EXPECT_NE(b.err.find("full state hashes matched through tick 240"), std::string::npos) << b.err;
   EXPECT_EQ(report_hash(r1), report_hash(r2));
+  // Past its end the run goes on live, and the line says where the checking stopped.
+  Outcome c = colony({"--headless", "--replay", rec, "--ticks", "300"});
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.err.find("matched through tick 240 (the end of the recording; play went on live to tick 300)"), std::string::npos) << c.err;
+  Outcome d = colony({"--headless", "--replay", rec, "--ticks", "100"});
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_NE(d.err.find("matched through tick 100 (stopped before the end of the recording)"), std::string::npos) << d.err;
   expect_one_line_exit_2({"--headless", "--replay", scenario("default.json")}, "not a Colony replay");
 }
 
