@@ -59,13 +59,22 @@ const char* tool_name(Tool t) {
 
 namespace {
 
-void fit_camera(App& app) {
-  Game& g = *app.game;
+// The whole map, centred (H, Home; a resize keeps a view of it whole).
+void show_whole_map(App& app) {
+  const Game& g = *app.game;
   Camera& cam = app.camera;
   cam.zoom = fit_zoom(cam, float(g.width), float(g.height));
   cam.x = float(g.width) * 0.5f;
   cam.y = float(g.height) * 0.5f;
-  // Big maps: start at the first nest, close enough to see ants.
+  app.follow = false;
+}
+
+// The view a new world opens with: the whole map, or on a map too big to see ants that
+// way, the first nest close up.
+void open_view(App& app) {
+  show_whole_map(app);
+  Game& g = *app.game;
+  Camera& cam = app.camera;
   if (cam.zoom < 2.f && !g.colonies.empty()) {
     cam.zoom = 8.f;
     cam.x = g.colonies[0].nest_x;
@@ -73,7 +82,7 @@ void fit_camera(App& app) {
   }
 }
 
-// Whether the camera is where fit_camera put it for the whole map.
+// Whether the camera is where show_whole_map put it.
 bool shows_whole_map(const App& app) {
   const Game& g = *app.game;
   const Camera& cam = app.camera;
@@ -94,7 +103,7 @@ void install_game(App& app, std::unique_ptr<Game> game, const std::string& path)
   app.spawn_colony = 0;
   reset_terrain_layer(app.terrain);
   reset_effects(app.effects, *app.game);
-  fit_camera(app);
+  open_view(app);
   if (app.window) {
     const std::string& name = app.game->scenario.name;
     SDL_SetWindowTitle(app.window, name.empty() ? "Colony" : ("Colony - " + name).c_str());
@@ -313,7 +322,7 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
     case SDLK_p: app.overlay = Overlay((int(app.overlay) + 1) % int(Overlay::Count)); break;
     case SDLK_f: app.follow = !app.follow && !app.selected.is_null(); break;
     case SDLK_h:
-    case SDLK_HOME: fit_camera(app); break;
+    case SDLK_HOME: show_whole_map(app); break;
     case SDLK_c:
       if (!app.game->colonies.empty()) app.spawn_colony = (app.spawn_colony + 1) % int(app.game->colonies.size());
       break;
@@ -366,7 +375,7 @@ void app_handle_event(App& app, const SDL_Event& e) {
         int w = 0, h = 0;
         SDL_GetRendererOutputSize(app.renderer, &w, &h);
         cam.view_w = float(w), cam.view_h = float(h);
-        if (whole_map) fit_camera(app);
+        if (whole_map) show_whole_map(app);
       }
       break;
     case SDL_KEYDOWN:

@@ -692,6 +692,22 @@ TEST(RenderCamera, ResizingRefitsAWholeMapViewAndKeepsAnyOther) {
   EXPECT_EQ(h.app.camera.x, mid_x + 3);
 }
 
+// A map too big to see ants whole opens on the first nest close up; H still shows the
+// whole map, as the help says (it went back to the nest).
+TEST(RenderCamera, HShowsTheWholeMapEvenWhereTheMapOpensOnANest) {
+  Harness h(data("ants_20k.json"), 320, 240);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(1);
+  EXPECT_EQ(h.app.camera.zoom, 8.0f);
+  EXPECT_EQ(h.app.camera.x, h.game().colonies[0].nest_x);
+  h.key(SDLK_h);
+  h.frames(2);
+  EXPECT_EQ(h.app.camera.zoom, fit_zoom(h.app.camera, 256, 256));
+  EXPECT_LT(h.app.camera.zoom, 1.0f);
+  EXPECT_EQ(h.app.camera.x, 128.0f);
+  EXPECT_EQ(h.app.camera.y, 128.0f);
+}
+
 TEST(RenderWindow, ScreenshotAndFramesWriteThePngOfTheWindow) {
   setenv("SDL_VIDEODRIVER", "offscreen", 0);
   std::string out = colony_test::scratch_path("shot.png");
