@@ -230,12 +230,10 @@ class World {
   template <class C>
   Result reserve(Handle h, u32 n) {
     if (!store_.alive(h)) return Result::StaleHandle;
+    if (Result r = refusal<C>(h.index, n); r != Result::Ok) return r;
+    if (n == 0) return Result::Ok;
     Pool<C>& p = pool<C>();
     auto& l = list_at<C>(h.index);
-    // Compared as "n > room" so a huge n cannot wrap around the sum.
-    if (n > Pool<C>::kMax - l.reserved) { p.count(&PoolCounters::failed_reservations); return Result::EntityMaxReached; }
-    if (n > p.stats.capacity - p.stats.taken) { p.count(&PoolCounters::failed_reservations); return Result::PoolFull; }
-    if (n == 0) return Result::Ok;
     p.leave_histogram(l);
     u32 chunk = store_.dir(h.index).chunk, base = p.stats.taken, first_local = l.reserved;
     BackPointer* owners = p.owners.get();
@@ -249,6 +247,24 @@ class World {
     if (p.stats.taken > p.stats.high_water) p.stats.high_water = p.stats.taken;
     p.stats.reserved_unused += n;
     p.count(&PoolCounters::reserves, n);
+    return Result::Ok;
+  }
+
+  // Reserves counts[i] more slots for h in the i-th of pools Ps, all or nothing across
+  // them: every pool is asked before any reserves, and each that has no room refuses and
+  // counts its refusal. A refused entity leaves nothing behind in the pools that had room
+  // (reserved one pool at a time, a spawn refused by its third pool showed in the first
+  // as reserves and removes that never held a component).
+  //   w.reserve_all<Piece, Volume, Sensor>(h, {12, 2, 3});
+  template <class... Ps>
+  Result reserve_all(Handle h, const std::array<u32, sizeof...(Ps)>& counts) {
+    if (!store_.alive(h)) return Result::StaleHandle;
+    Result first = Result::Ok;
+    size_t i = 0;
+    ((first = first_of(first, refusal<Ps>(h.index, counts[i++]))), ...);
+    if (first != Result::Ok) return first;
+    i = 0;
+    ((void)reserve<Ps>(h, counts[i++]), ...);
     return Result::Ok;
   }
 
@@ -463,6 +479,19 @@ class World {
   }
   Lists& lists(u32 index) { return *reinterpret_cast<Lists*>(store_.entity_extra(index)); }
   const Lists& lists(u32 index) const { return *reinterpret_cast<const Lists*>(store_.entity_extra(index)); }
+
+  // Why pool C cannot take n more slots for the live entity at index, counted as a failed
+  // reservation; Ok when it can. Compared as "n > room" so a huge n cannot wrap around.
+  template <class C>
+  Result refusal(u32 index, u32 n) {
+    Pool<C>& p = pool<C>();
+    Result r = n > Pool<C>::kMax - list_at<C>(index).reserved ? Result::EntityMaxReached
+               : n > p.stats.capacity - p.stats.taken         ? Result::PoolFull
+                                                               : Result::Ok;
+    if (r != Result::Ok) p.count(&PoolCounters::failed_reservations);
+    return r;
+  }
+  static Result first_of(Result a, Result b) { return a != Result::Ok ? a : b; }
 
   // Points the owner of entry s at s (the entry has just moved there).
   template <class C>

@@ -92,6 +92,16 @@ bool shows_whole_map(const App& app) {
 
 }  // namespace
 
+void show_error(App& app, std::string text, double seconds) {
+  app.error = std::move(text);
+  app.error_until = app.seconds + seconds;
+}
+
+void show_notice(App& app, std::string text) {
+  app.notice = std::move(text);
+  app.notice_until = app.seconds + 3;
+}
+
 void install_game(App& app, std::unique_ptr<Game> game, const std::string& path) {
   app.game = std::move(game);
   app.scenario_path = path;
@@ -278,6 +288,10 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
     if (app.selected.is_null()) app.follow = false;
     return;
   }
+  if (app.tools_off) {
+    if (first_press) show_notice(app, "the replay plays its recorded commands: the tools are back at its end");
+    return;
+  }
   Command c;
   if (!tool_command(app, wx, wy, &c)) return;
   bool drags = c.kind == CommandKind::PaintTerrain || c.kind == CommandKind::Ignite;
@@ -330,10 +344,10 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
     case SDLK_LEFTBRACKET: app.brush = std::max(1.f, app.brush - 1); break;
     case SDLK_RIGHTBRACKET: app.brush = std::min(24.f, app.brush + 1); break;
     case SDLK_F5:
-      if (!quicksave(app, &err)) app.error = err;
+      if (!quicksave(app, &err)) show_error(app, err);
       break;
     case SDLK_F9:
-      if (!quickload(app, &err)) app.error = err;
+      if (!quickload(app, &err)) show_error(app, err);
       break;
     default: break;
   }
@@ -621,6 +635,7 @@ void draw_tool_preview(App& app) {
   c.x = world_x(app.camera, float(mx)), c.y = world_y(app.camera, float(my));
   // Off the map a click does nothing (apply_tool), and the preview says so by its absence.
   if (!in_map(*app.game, c.x, c.y)) return;
+  if (app.tools_off && app.tool != Tool::Select) return;
   if (!tool_command(app, c.x, c.y, &c)) c.kind = CommandKind::PlaceFood;  // Select: the small ring
   draw_command_marker(app, c, false);
 }
@@ -651,9 +666,9 @@ bool app_frame(App& app) {
     app.link.load_scenario.clear();
     // A recording or a replay belongs to one world: it cannot continue in another.
     if (app.before_tick || app.after_tick)
-      app.error = path + ": loading a scenario is off while recording or replaying";
+      show_error(app, path + ": loading a scenario is off while recording or replaying");
     else if (!app_load_scenario(app, path, &err))
-      app.error = err;
+      show_error(app, err);
   }
   if (app.link.selected != app.selected) app.selected = app.link.selected;
 
@@ -732,7 +747,8 @@ bool app_frame(App& app) {
   if (last && !app.config.screenshot.empty()) {
     std::string err;
     if (!save_screenshot(app, app.config.screenshot, &err)) {
-      app.error = app.screenshot_error = err;
+      app.screenshot_error = err;
+      show_error(app, err);
       SDL_RenderPresent(app.renderer);
       return false;
     }

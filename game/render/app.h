@@ -120,9 +120,14 @@ struct App {
 
   FrameStats stats;
   bool quit = false;
-  std::string error;  // last load error (shown in the HUD)
+  std::string error;  // the last error (a load, a save), shown in the HUD until error_until
+  double error_until = 0;  // in app.seconds; a replay's divergence stands for good
   std::string notice;  // a short confirmation (quick save, quick load), shown until notice_until
   double notice_until = 0;  // in app.seconds
+  // Recording or playback, as window.cpp runs it: the HUD's line about it, and whether the
+  // tools are off (a replay plays its recorded commands up to its end; then play is live).
+  std::string session;
+  bool tools_off = false;
   std::string screenshot_error;  // why --screenshot could not be written (the run failed)
 
   // Tests: when capture is set, every frame is read back into frame_pixels (ABGR8888).
@@ -136,6 +141,11 @@ struct App {
   DebugLink link;
   Debugger debugger;
 };
+
+// A line in the HUD: an error for kErrorSeconds (or for good), a notice for a few seconds.
+constexpr double kErrorSeconds = 10;
+void show_error(App& app, std::string text, double seconds = kErrorSeconds);
+void show_notice(App& app, std::string text);
 
 // Creates the window, renderer, ImGui and the game. On failure returns false with one
 // line in *err ("<file>: <problem>"), nothing left open.

@@ -115,6 +115,7 @@ constexpr float kHudMargin = 8;
 constexpr int kCompactHudLines = 3;
 const ImVec4 kErrorColor(1, 0.45f, 0.35f, 1);  // the last error's line, in either form of the HUD
 const ImVec4 kNoticeColor(0.55f, 0.95f, 0.55f, 1);  // a confirmation's line (quick save, quick load)
+const ImVec4 kSessionColor(0.55f, 0.8f, 1, 1);  // recording or replaying: what and how far
 
 ImVec4 colony_imcolor(const Game& g, int colony) {
   if (colony < 0 || size_t(colony) >= g.colonies.size()) return ImVec4(1, 1, 1, 1);
@@ -237,6 +238,16 @@ void draw_colony_table(Game& g) {
 // hud_compact_bottom) and shows the same counts, so the HUD keeps to those lines.
 bool hud_compact(const App& app) { return app.debugger.open && app.debugger.show_pools; }
 
+// Where refused spawns found no room: the pools that refused a reservation, and the
+// entity store if it refused an entity.
+std::string refusing_pools(const Game& g) {
+  std::string out;
+  for (const ecs::PoolStats* p : g.ecs->all_stats())
+    if (p->total.failed_reservations) out += (out.empty() ? "" : ", ") + std::string(p->name);
+  if (g.ecs->failed_creates()) out += (out.empty() ? "" : ", ") + std::string("entities");
+  return out;
+}
+
 void draw_hud(App& app) {
   Game& g = *app.game;
   ImGui::SetNextWindowPos(ImVec2(kHudMargin, kHudMargin), ImGuiCond_Always);
@@ -246,23 +257,26 @@ void draw_hud(App& app) {
   if (ImGui::Begin("##hud", nullptr, flags)) {
     ImGui::Text("FPS %.0f  TPS %.0f  %dx%s", app.stats.fps, app.stats.tps, app.speed, app.paused ? "  PAUSED" : "");
     ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
+    if (!app.session.empty()) ImGui::TextColored(kSessionColor, "%s", app.session.c_str());
     bool compact = hud_compact(app);
     // Compact, the third line is the last error if there is one (the Pools panel shows
     // the refused spawns too).
     const bool notice = !app.notice.empty() && app.seconds < app.notice_until;
-    if (compact && !app.error.empty())
+    const bool error = !app.error.empty() && app.seconds < app.error_until;
+    if (compact && error)
       ImGui::TextColored(kErrorColor, "%s", app.error.c_str());
     else if (compact && notice)
       ImGui::TextColored(kNoticeColor, "%s", app.notice.c_str());
     else if (g.spawn_refused)
-      ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu", (unsigned long long)g.spawn_refused);
+      ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu: no room in %s", (unsigned long long)g.spawn_refused,
+                         refusing_pools(g).c_str());
     else
       ImGui::TextDisabled("refused spawns 0");
     if (!compact) {
       draw_colony_table(g);
       ImGui::TextDisabled("frame: build %.1f  submit %.1f ms", app.stats.build_ms, app.stats.submit_ms);
       if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
-      if (!app.error.empty()) ImGui::TextColored(kErrorColor, "%s", app.error.c_str());
+      if (error) ImGui::TextColored(kErrorColor, "%s", app.error.c_str());
       if (notice) ImGui::TextColored(kNoticeColor, "%s", app.notice.c_str());
       ImGui::TextDisabled("F1 help  F3 debugger");
     }

@@ -1,7 +1,10 @@
 // quicksave.cpp — the F5 / F9 hooks: F5 writes the running game to quicksave.colony (in
 // the working folder, through a temporary file), F9 replaces the running game with the
 // one read back. A failed load leaves the running world untouched; the error is shown.
+#include <filesystem>
+
 #include "app.h"
+#include "files.h"
 #include "save.h"
 
 namespace colony::render {
@@ -10,16 +13,18 @@ namespace {
 
 constexpr const char* kQuickSave = "quicksave.colony";
 
-// The HUD's confirmation line for a few seconds.
+// The HUD's confirmation line, naming the file where it is (the working folder).
 void notify(App& app, const char* what) {
-  app.notice = std::string(what) + " " + kQuickSave + " (tick " + std::to_string(app.game->tick) + ")";
-  app.notice_until = app.seconds + 3;
+  std::error_code ec;
+  std::filesystem::path where = std::filesystem::absolute(kQuickSave, ec);
+  show_notice(app, std::string(what) + " " + printable(ec ? std::string(kQuickSave) : where.string()) + " (tick " +
+                       std::to_string(app.game->tick) + ")");
 }
 }  // namespace
 
 bool quicksave(App& app, std::string* err) {
   if (!save_game(*app.game, kQuickSave, err)) return false;
-  app.error.clear();
+  app.error.clear(), app.error_until = 0;
   notify(app, "saved");
   return true;
 }
@@ -36,7 +41,7 @@ bool quickload(App& app, std::string* err) {
   const bool same_map = game->width == app.game->width && game->height == app.game->height;
   install_game(app, std::move(game), app.scenario_path);
   if (same_map) app.camera = view;
-  app.error.clear();
+  app.error.clear(), app.error_until = 0;
   notify(app, "loaded");
   return true;
 }

@@ -2,6 +2,7 @@
 #include "window.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "app.h"
@@ -9,6 +10,36 @@
 #include "save.h"
 
 namespace colony {
+
+namespace render {
+
+void record_into(App& app, Recorder& recorder, const std::string& path) {
+  app.session = "recording to " + printable(path);
+  app.before_tick = [&recorder](Game& g) { recorder.before_tick(g); };
+  app.after_tick = [&recorder](Game& g) { recorder.after_tick(g); };
+}
+
+void play_back(App& app, Replayer& replayer, const std::string& path) {
+  const std::string name = printable(path), end = std::to_string(replayer.end_tick());
+  auto show_progress = [&app, &replayer, name, end](const Game& g) {
+    app.tools_off = !replayer.finished(g);
+    app.session = app.tools_off ? "replaying " + name + " to tick " + end + " (tools off)"
+                                : "replay of " + name + " ended at tick " + end + "; playing live";
+  };
+  show_progress(*app.game);
+  app.before_tick = [&replayer](Game& g) { replayer.before_tick(g); };
+  // A divergence stays on the HUD for good and pauses the game, once.
+  app.after_tick = [&app, &replayer, name, show_progress, diverged = false](Game& g) mutable {
+    if (!replayer.after_tick(g) && !diverged) {
+      diverged = true;
+      show_error(app, name + ": replay diverged at " + replayer.divergence, HUGE_VAL);
+      app.paused = true;
+    }
+    show_progress(g);
+  };
+}
+
+}  // namespace render
 
 int run_window(const Options& options) {
   render::WindowConfig config;
@@ -52,16 +83,9 @@ int run_window(const Options& options) {
       render::app_shutdown(app);
       return 2;
     }
-    app.before_tick = [&](Game& g) { recorder.before_tick(g); };
-    app.after_tick = [&](Game& g) { recorder.after_tick(g); };
+    render::record_into(app, recorder, options.record);
   } else if (!options.replay.empty()) {
-    app.before_tick = [&](Game& g) { replayer.before_tick(g); };
-    app.after_tick = [&](Game& g) {
-      if (!replayer.after_tick(g) && app.error.empty()) {
-        app.error = printable(options.replay) + ": replay diverged at " + replayer.divergence;
-        app.paused = true;
-      }
-    };
+    render::play_back(app, replayer, options.replay);
   }
   while (render::app_frame(app)) {}
   // At exit, one verdict: a screenshot that could not be written fails the run (exit 2)

@@ -100,9 +100,9 @@ namespace {
 // Reserves and adds everything in a plan; all or nothing (destroys h on failure).
 bool dress(Game& g, Handle h, const BodyPlan& plan, u32 tint) {
   ColonyEcs& w = *g.ecs;
-  if (w.reserve<RenderPiece>(h, u32(plan.pieces.size()) + plan.spare_pieces) != ecs::Result::Ok ||
-      w.reserve<CollisionVolume>(h, u32(plan.volumes.size())) != ecs::Result::Ok ||
-      w.reserve<Sensor>(h, u32(plan.sensors.size())) != ecs::Result::Ok) {
+  const std::array<u32, 3> counts = {u32(plan.pieces.size()) + plan.spare_pieces, u32(plan.volumes.size()),
+                                     u32(plan.sensors.size())};
+  if (w.reserve_all<RenderPiece, CollisionVolume, Sensor>(h, counts) != ecs::Result::Ok) {
     w.destroy(h);
     return false;
   }

@@ -83,6 +83,39 @@ TEST(Pool, ReserveBeyondCapacityFailsWholeWithNoPartialEffect) {
   EXPECT_EQ(violations(w), "");
 }
 
+// Reserving across pools: every pool is asked before any reserves, so a refusal by one
+// leaves the others untouched, and each pool without room counts its own refusal.
+TEST(Pool, ReserveAllIsAllOrNothingAcrossPools) {
+  TestWorld w(make_config(8, 100, 4, 100));
+  Handle a = w.create(0, Tier::Simulated, 0), b = w.create(0, Tier::Simulated, 0);
+  ASSERT_EQ((w.reserve_all<Piece, Volume, Sensor>(a, {12, 3, 2})), Result::Ok);
+  EXPECT_EQ(slots<Piece>(w, a).reserved, 12);
+  EXPECT_EQ(slots<Volume>(w, a).reserved, 3);
+  EXPECT_EQ(slots<Sensor>(w, a).reserved, 2);
+  const PoolStats pieces = w.stats<Piece>(), sensors = w.stats<Sensor>();
+  // The volumes have room for 1 more, not 2: nothing is reserved anywhere.
+  EXPECT_EQ((w.reserve_all<Piece, Volume, Sensor>(b, {12, 2, 2})), Result::PoolFull);
+  EXPECT_EQ(w.stats<Piece>().taken, pieces.taken);
+  EXPECT_EQ(w.stats<Piece>().total.reserves, pieces.total.reserves);
+  EXPECT_EQ(w.stats<Piece>().total.removes, 0u);
+  EXPECT_EQ(w.stats<Piece>().total.failed_reservations, 0u);
+  EXPECT_EQ(w.stats<Sensor>().total.reserves, sensors.total.reserves);
+  EXPECT_EQ(w.stats<Volume>().total.failed_reservations, 1u);
+  EXPECT_EQ(slots<Piece>(w, b).reserved, 0);
+  // Two pools refuse at once: each counts; the first refusal is returned.
+  EXPECT_EQ((w.reserve_all<Piece, Volume, Sensor>(b, {33, 2, 2})), Result::EntityMaxReached);
+  EXPECT_EQ(w.stats<Piece>().total.failed_reservations, 1u);
+  EXPECT_EQ(w.stats<Volume>().total.failed_reservations, 2u);
+  EXPECT_EQ(w.stats<Sensor>().total.failed_reservations, 0u);
+  // What fits is reserved; a stale handle is refused without counting.
+  EXPECT_EQ((w.reserve_all<Piece, Volume>(b, {5, 1})), Result::Ok);
+  EXPECT_EQ(w.stats<Volume>().taken, 4u);
+  ASSERT_EQ(w.destroy(a), Result::Ok);
+  EXPECT_EQ((w.reserve_all<Piece, Volume>(a, {1, 1})), Result::StaleHandle);
+  EXPECT_EQ(w.stats<Volume>().total.failed_reservations, 2u);
+  EXPECT_EQ(violations(w), "");
+}
+
 TEST(Pool, ReserveBeyondTheEntityMaximumFailsAndCounts) {
   TestWorld w(make_config(8, 1000, 100, 100));
   Handle a = w.create(0, Tier::Simulated, 0);

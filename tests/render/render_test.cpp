@@ -24,6 +24,7 @@
 #include "../common/scratch.h"
 #include "../common/sdl_input.h"
 #include "app.h"
+#include "replay.h"
 #include "window.h"
 
 using namespace colony;
@@ -426,6 +427,55 @@ TEST(RenderTools, AStrokeWhilePausedShowsBeforeTheStepThatAppliesIt) {
   EXPECT_EQ(h.game().tick, tick + 1);
   EXPECT_TRUE(h.game().pending_commands.empty());
   for (int x = 11; x <= 40; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Water) << "cell " << x;
+}
+
+// A recording and a replay say so in the HUD. Up to its end a replay keeps the tools off
+// (a click says why, where it used to queue a command the recording then threw away);
+// after it, play is live and the tools work again.
+TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
+  std::string err;
+  Recorder recorder;
+  Replayer replayer;
+  {
+    Harness live(data("nests.json"));
+    ASSERT_TRUE(live.ok) << live.err;
+    ASSERT_TRUE(recorder.start(live.game(), &err)) << err;
+    record_into(live.app, recorder, "run.rec");
+    EXPECT_EQ(live.app.session, "recording to run.rec");
+    live.frames(20);
+    ASSERT_GE(recorder.replay.ticks, 10u);
+  }
+  replayer.replay = recorder.replay;
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  std::unique_ptr<Game> world = replayer.start_game("run.rec", &err);
+  ASSERT_TRUE(world) << err;
+  install_game(h.app, std::move(world), "run.rec");
+  play_back(h.app, replayer, "run.rec");
+  const std::string end = std::to_string(replayer.end_tick());
+  EXPECT_TRUE(h.app.tools_off);
+  EXPECT_EQ(h.app.session, "replaying run.rec to tick " + end + " (tools off)");
+
+  const Colony& nest = h.game().colonies[0];
+  h.app.paused = true;
+  h.app.tool = Tool::Bomb;
+  h.frames(1);
+  h.click(nest.nest_x, nest.nest_y);
+  h.frames(1);
+  EXPECT_TRUE(h.game().pending_commands.empty());
+  EXPECT_NE(h.app.notice.find("the tools are back at its end"), std::string::npos) << h.app.notice;
+
+  h.app.paused = false;
+  for (int i = 0; i < 100 && h.game().tick < replayer.end_tick(); ++i) h.frames(1);
+  ASSERT_GE(h.game().tick, replayer.end_tick());
+  EXPECT_FALSE(replayer.diverged) << replayer.divergence;
+  EXPECT_FALSE(h.app.tools_off);
+  EXPECT_EQ(h.app.session, "replay of run.rec ended at tick " + end + "; playing live");
+  h.app.paused = true;
+  h.frames(1);
+  h.click(nest.nest_x, nest.nest_y);
+  h.frames(1);
+  EXPECT_EQ(h.game().pending_commands.size(), 1u);
 }
 
 // [SECTION] The frame batch

@@ -50,7 +50,9 @@ TEST_F(QuickSave, F5ThenF9BringsTheSavedWorldBack) {
   ASSERT_TRUE(std::filesystem::exists("quicksave.colony")) << w.app.error;
   EXPECT_TRUE(w.app.error.empty()) << w.app.error;
   const u64 saved_tick = w.app.game->tick, saved_hash = state_hash(*w.app.game);
-  EXPECT_EQ(w.app.notice, "saved quicksave.colony (tick " + std::to_string(saved_tick) + ")");
+  // The notice names the file where it is: the working folder.
+  const std::string where = (std::filesystem::current_path() / "quicksave.colony").string();
+  EXPECT_EQ(w.app.notice, "saved " + where + " (tick " + std::to_string(saved_tick) + ")");
   w.app.paused = false;
   w.frames(30);
   ASSERT_GT(w.app.game->tick, saved_tick);
@@ -62,7 +64,7 @@ TEST_F(QuickSave, F5ThenF9BringsTheSavedWorldBack) {
   EXPECT_TRUE(w.app.error.empty()) << w.app.error;
   EXPECT_EQ(w.app.game->tick, saved_tick);
   EXPECT_EQ(state_hash(*w.app.game), saved_hash);
-  EXPECT_EQ(w.app.notice, "loaded quicksave.colony (tick " + std::to_string(saved_tick) + ")");
+  EXPECT_EQ(w.app.notice, "loaded " + where + " (tick " + std::to_string(saved_tick) + ")");
   EXPECT_EQ(w.app.camera.x, view.x);
   EXPECT_EQ(w.app.camera.y, view.y);
   EXPECT_EQ(w.app.camera.zoom, view.zoom);
