@@ -47,16 +47,21 @@ const auto kPngName = CLI::Validator(
     },
     "PNG");
 
-// A seed: a whole number that fits in 64 bits (CLI11 would clamp a larger one).
-const auto kSeed = CLI::Validator(
-    [](std::string& text) -> std::string {
-      std::uint64_t v = 0;
-      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (ec == std::errc::result_out_of_range) return "'" + printable(text) + "' is larger than 18446744073709551615";
-      if (ec != std::errc() || end != text.data() + text.size()) return "'" + printable(text) + "' is not a whole number from 0 to 18446744073709551615";
-      return {};
-    },
-    "UINT64");
+// A whole number from lo to hi. CLI11's own checks clamp a seed too large for 64 bits and
+// call a word "Value abc not in range": this one says which of the two it is.
+CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        const std::string range = " from " + std::to_string(lo) + " to " + std::to_string(hi);
+        std::uint64_t v = 0;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec == std::errc::result_out_of_range || (ec == std::errc() && end == text.data() + text.size() && (v < lo || v > hi)))
+          return "'" + printable(text) + "' is outside the range" + range;
+        if (ec != std::errc() || end != text.data() + text.size()) return "'" + printable(text) + "' is not a whole number" + range;
+        return {};
+      },
+      "in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
+}
 
 // Two options naming one file (an output over an input, or two outputs) would have one
 // overwrite the other: refused by name.
@@ -96,20 +101,20 @@ int parse_options(int argc, char** argv, Options& out) {
   auto* headless = app.add_flag("--headless", out.headless, "Run without a window for --ticks ticks");
   app.add_option("--scenario", out.scenario, "Scenario JSON file")->check(kReadableFile);
   app.add_option("--ticks", out.ticks, "Headless: ticks to run")
-      ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1'000'000'000)))
+      ->check(whole_number(0, 1'000'000'000))
       ->needs(headless);
   std::string seed_text;
-  auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")->check(kSeed);
+  auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")->check(whole_number(0, UINT64_MAX));
   app.add_option("--report", out.report, "Headless: write a JSON report here")->check(kWritableFile)->needs(headless);
   app.add_flag("--validate", out.validate, "Run the pool validator every tick (violations: exit 3)");
 
   // The window's options mean nothing without a window: refused with --headless.
   CLI::Option* window_only[] = {
       app.add_option("--screenshot", out.screenshot, "Write the last frame to this PNG and exit")->check(kPngName)->check(kWritableFile),
-      app.add_option("--frames", out.frames, "Frames to render before exiting")->check(CLI::Range(1u, 10'000'000u)),
+      app.add_option("--frames", out.frames, "Frames to render before exiting")->check(whole_number(1, 10'000'000)),
       app.add_flag("--debug-ui", out.debug_ui, "Open the pool debugger at start"),
-      app.add_option("--width", out.width, "Window width in pixels")->check(CLI::Range(320u, 16384u)),
-      app.add_option("--height", out.height, "Window height in pixels")->check(CLI::Range(240u, 16384u)),
+      app.add_option("--width", out.width, "Window width in pixels")->check(whole_number(320, 16384)),
+      app.add_option("--height", out.height, "Window height in pixels")->check(whole_number(240, 16384)),
       app.add_flag("--no-vsync", out.no_vsync, "Do not wait for vertical sync")};
   for (CLI::Option* w : window_only) w->excludes(headless);
 

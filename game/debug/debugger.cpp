@@ -368,9 +368,13 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
     ImGui::PopStyleColor();
     draw_counters_table(row);
     char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "taken over %d ticks: %.0f", kHistoryTicks, dbg.taken_history[i].last());
+    // Over the ticks seen so far (none right after a load: the numbers are the pool's now).
+    const int seen = dbg.taken_history[i].count;
+    if (seen) std::snprintf(overlay, sizeof overlay, "taken over %d ticks: %u", seen, row.taken);
+    else std::snprintf(overlay, sizeof overlay, "taken %u (no tick yet)", row.taken);
     plot_series("##taken", dbg.taken_history[i], overlay, 56, Scale::Span);
-    std::snprintf(overlay, sizeof overlay, "removes per tick: %.0f", dbg.removes_history[i].last());
+    if (seen) std::snprintf(overlay, sizeof overlay, "removes per tick: %.0f", dbg.removes_history[i].last());
+    else std::snprintf(overlay, sizeof overlay, "removes per tick: no tick yet");
     plot_series("##removes", dbg.removes_history[i], overlay, 32);
     // Owners by component count: tiles at 1, workers at 11-12, queens near 30.
     // Log scale, so 12 queens show next to a million tiles; the tooltip has exact numbers.
@@ -521,7 +525,8 @@ void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
   float view_w = dbg.map_exact ? avail.x - ImGui::GetStyle().ScrollbarSize : avail.x;
   PoolMapLayout layout = layout_pool_map(ecs, dbg.map_pool, dbg.map_show_capacity, view_w,
                                          std::max(avail.y - 2 * text_h, cs), cs, dbg.map_exact);
-  ImGui::TextWrapped("entries 0..%u, %u per cell, taken %u (white bar)", layout.range, layout.entries_per_cell, layout.taken);
+  ImGui::TextWrapped("entries 0..%u, %u per cell, taken %u (white bar)", layout.range ? layout.range - 1 : 0,
+                     layout.entries_per_cell, layout.taken);
   bool child = dbg.map_exact;
   if (child) ImGui::BeginChild("map_scroll", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, cs)), false);
   if (child && dbg.map_scroll_to_taken) {
@@ -580,9 +585,11 @@ void draw_slot_table(const PoolSlots& ps) {
     ImGui::TableNextColumn();
     if (s.back_pointer_ok) ImGui::TextColored(ImVec4(0.3f, 1.0f, 0.3f, 1.0f), "ok");
     else ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "BROKEN");
+    // Wrapped to the column: a render piece's fields are wider than the panel.
     ImGui::TableNextColumn();
-    if (s.added) ImGui::TextUnformatted(s.data.c_str());
-    else ImGui::TextDisabled("%s", s.data.c_str());
+    if (!s.added) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", s.data.c_str());
+    if (!s.added) ImGui::PopStyleColor();
   }
   ImGui::EndTable();
 }

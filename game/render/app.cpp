@@ -105,7 +105,8 @@ void show_notice(App& app, std::string text) {
 void install_game(App& app, std::unique_ptr<Game> game, const std::string& path) {
   app.game = std::move(game);
   app.scenario_path = path;
-  app.link.running_scenario = path;
+  // The world's own scenario: a save or a replay names the scenario it began from.
+  app.link.running_scenario = app.game->scenario.path.empty() ? path : app.game->scenario.path;
   app.selected = {};
   app.link.selected = {};
   app.follow = false;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -18,6 +19,8 @@
 
 #include "body_plans.h"
 #include "files.h"
+#include "replay.h"
+#include "save.h"
 
 namespace colony {
 
@@ -495,6 +498,13 @@ Capacity resolved_capacity(const Scenario& s) {
 bool parse_scenario(const std::string& text, const std::string& path, Scenario& out, std::string* err) {
   Scenario s;
   s.path = path;
+  // A save or a replay given as a scenario: said so, with the flag that reads it.
+  for (auto [magic, what] : {std::pair{kSaveMagic, "a Colony save, not a scenario (read it with --load)"},
+                             std::pair{kReplayMagic, "a Colony replay, not a scenario (read it with --replay)"}})
+    if (text.size() >= 8 && std::memcmp(text.data(), magic, 8) == 0) {
+      if (err) *err = printable(path) + ": (document): " + what;
+      return false;
+    }
   try {
     json root = parse_document(text);
     object(root, "", {"name", "description", "seed", "world", "terrain", "colonies", "food", "random_food", "region",

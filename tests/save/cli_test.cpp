@@ -108,6 +108,8 @@ TEST(SaveCli, BadSaveFilesEndWithOneLineAndExit2) {
   write(version);
   expect_one_line_exit_2({"--headless", "--load", bad, "--ticks", "1"}, bad + ": save format version 9");
   expect_one_line_exit_2({"--headless", "--load", scenario("default.json"), "--ticks", "1"}, "not a Colony save");
+  // And the other way round: a save or a replay is not a scenario.
+  expect_one_line_exit_2({"--headless", "--scenario", save, "--ticks", "1"}, save + ": (document): a Colony save, not a scenario (read it with --load)");
 }
 
 TEST(ReplayCli, RecordThenReplayHeadless) {
@@ -127,6 +129,7 @@ TEST(ReplayCli, RecordThenReplayHeadless) {
   ASSERT_EQ(d.code, 0) << d.err;
   EXPECT_NE(d.err.find("matched through tick 100 (stopped before the end of the recording)"), std::string::npos) << d.err;
   expect_one_line_exit_2({"--headless", "--replay", scenario("default.json")}, "not a Colony replay");
+  expect_one_line_exit_2({"--headless", "--scenario", rec, "--ticks", "1"}, rec + ": (document): a Colony replay, not a scenario (read it with --replay)");
 }
 
 TEST(ExhaustionCli, RefusedSpawnsAreReportedAndTheRunSucceeds) {
@@ -194,6 +197,11 @@ TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
     if (std::find(full.begin(), full.end(), "--ticks") == full.end() && full.size() > 1) full.insert(full.begin() + 1, {"--ticks", "1"});
     expect_one_line_exit_2(full);
   }
+  // A number's error says whether it is not a number or outside the range.
+  expect_one_line_exit_2({"--headless", "--ticks", "many"}, "--ticks: 'many' is not a whole number from 0 to 1000000000");
+  expect_one_line_exit_2({"--headless", "--ticks", "2000000000"}, "--ticks: '2000000000' is outside the range from 0 to 1000000000");
+  expect_one_line_exit_2({"--width", "10"}, "--width: '10' is outside the range from 320 to 16384");
+  expect_one_line_exit_2({"--headless", "--seed", "99999999999999999999"}, "--seed: '99999999999999999999' is outside the range");
   // The file-naming errors name the file.
   expect_one_line_exit_2({"--headless", "--ticks", "1", "--scenario", missing}, missing);
   // A screenshot is a PNG: another name is refused before a window opens.

@@ -98,6 +98,25 @@ TEST_F(QuickSave, ADamagedQuickSaveLeavesTheRunningWorldUntouched) {
   EXPECT_EQ(w.app.error.rfind("quicksave.colony: truncated", 0), 0u) << w.app.error;
 }
 
+// A world read from a save names the scenario it began from to the debugger (whose
+// scenario list starts there), whatever the window was started with.
+TEST_F(QuickSave, ALoadedWorldNamesItsOwnScenario) {
+  const std::string fire = std::string(COLONY_SOURCE_DIR) + "/assets/scenarios/kingdom_fire.json";
+  std::string err;
+  {
+    Window w(fire);
+    ASSERT_TRUE(w.ok) << w.err;
+    ASSERT_TRUE(save_game(*w.app.game, "fire.colony", &err)) << err;
+  }
+  Window w(kScenario);
+  ASSERT_TRUE(w.ok) << w.err;
+  EXPECT_EQ(w.app.link.running_scenario, kScenario);
+  std::unique_ptr<Game> loaded = load_game("fire.colony", &err);
+  ASSERT_TRUE(loaded) << err;
+  install_game(w.app, std::move(loaded), kScenario);
+  EXPECT_EQ(w.app.link.running_scenario, fire);
+}
+
 TEST_F(QuickSave, QuickLoadIsRefusedWhileRecording) {
   Window w(kScenario);
   ASSERT_TRUE(w.ok) << w.err;
