@@ -255,7 +255,18 @@ void draw_hud(App& app) {
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   if (ImGui::Begin("##hud", nullptr, flags)) {
-    ImGui::Text("FPS %.0f  TPS %.0f  %dx%s", app.stats.fps, app.stats.tps, app.speed, app.paused ? "  PAUSED" : "");
+    // A world too big for the machine runs slower than its speed asks: the TPS says so, in
+    // orange, against the rate asked for (the million map at 1x: about 25 of 60).
+    const int asked = kTicksPerSecond * app.speed;
+    if (!app.paused && app.stats.tps > 0 && app.stats.tps < 0.9 * asked) {
+      ImGui::Text("FPS %.0f ", app.stats.fps);
+      ImGui::SameLine(0, 0);
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), " TPS %.0f of %d ", app.stats.tps, asked);
+      ImGui::SameLine(0, 0);
+      ImGui::Text(" %dx", app.speed);
+    } else {
+      ImGui::Text("FPS %.0f  TPS %.0f  %dx%s", app.stats.fps, app.stats.tps, app.speed, app.paused ? "  PAUSED" : "");
+    }
     ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
     if (!app.session.empty()) ImGui::TextColored(kSessionColor, "%s", app.session.c_str());
     bool compact = hud_compact(app);
