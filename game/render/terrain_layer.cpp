@@ -254,7 +254,8 @@ void build_overlay(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 c
   for_each_bordered_cell(t, g, chunk, [&](u32 cell, uint32_t& out) {
     if (mode == Overlay::Danger) {
       float v = cell < g.danger.size() ? g.danger[cell] : 0.f;
-      if (v > 0) out = pack(255, 70, 40, scent_alpha(v, 1.5f));
+      // Magenta: red-orange read as dirt, scorch or fire, which a blast leaves under it.
+      if (v > 0) out = pack(255, 40, 220, scent_alpha(v, 1.5f));
       return;
     }
     // The strongest colony's scent, in that colony's colour.

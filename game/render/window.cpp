@@ -1,4 +1,5 @@
-// window.cpp — run_window: command-line options in, the frame loop, exit code out.
+// window.cpp — run_window: command-line options in, the frame loop, exit code out; and
+// record_into / play_back, the hooks a recording or a replay puts around every tick.
 #include "window.h"
 
 #include <algorithm>
