@@ -307,7 +307,7 @@ void debugger_after_tick(Debugger& dbg, Game& g) {
     dbg.tick_system_max[size_t(i)] = std::max(dbg.tick_system_max[size_t(i)], float(g.times.last_ms[size_t(i)]));
   ++dbg.ticks_since_draw;
   if (dbg.validate_every_tick) debugger_validate(dbg, g);
-  if (dbg.auto_bomb && g.tick >= dbg.auto_bomb_next_tick) {
+  if (dbg.auto_bomb && !dbg.commands_off && g.tick >= dbg.auto_bomb_next_tick) {
     queue_random_bombs(dbg, g);
     dbg.auto_bomb_next_tick = g.tick + (unsigned long long)std::max(1.0f, dbg.auto_bomb_seconds * float(kTicksPerSecond));
   }
@@ -763,6 +763,12 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
   place_window(dbg, 0.79f, 0.435f, 0.205f, 0.555f);
   if (!ImGui::Begin("Stress", &dbg.show_stress)) { ImGui::End(); return; }
   ImGui::PushItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x * 0.5f));
+  if (dbg.commands_off) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.8f, 1, 1));
+    ImGui::TextWrapped("The replay plays its recorded commands: these come back at its end.");
+    ImGui::PopStyleColor();
+  }
+  ImGui::BeginDisabled(dbg.commands_off);
 
   section_title("Spawn");
   ImGui::InputInt("ants", &dbg.spawn_count, 50, 500);
@@ -783,6 +789,7 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
   ImGui::SliderFloat("every s", &dbg.auto_bomb_seconds, 0.5f, 30.0f, "%.1f");
   ImGui::SliderInt("kill %", &dbg.kill_percent, 1, 100);
   if (ImGui::Button("kill at random")) queue_random_kill(dbg, g);
+  ImGui::EndDisabled();
 
   section_title("Scenario");
   if (!dbg.scenarios_listed) list_scenarios(dbg);

@@ -84,6 +84,9 @@ struct Debugger {
   // Pixels at the top of the screen the game's HUD and toolbar keep: the Pools panel and
   // the Entity inspector first open below them.
   float top_clear = 0;
+  // Set by the game each frame: a replay is playing its recorded commands, so the Stress
+  // panel's actions (and auto-bomb) are off; they would be queued and thrown away.
+  bool commands_off = false;
   // The display size the panels were last placed for. When the window's size changes the
   // panels are placed again for the new size (a panel the player moved goes back to its
   // place): ImGui keeps a panel on screen by pushing it towards the corner when the window

@@ -712,7 +712,8 @@ bool app_frame(App& app) {
   if (!app.skip_ui) draw_ui(app);
   // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
   // Set each frame because the font's line height is known only after NewFrame.
-  app.debugger.top_clear = std::max(hud_compact_bottom(), toolbar_bottom());
+  app.debugger.top_clear = std::max(hud_compact_bottom(app), toolbar_bottom());
+  app.debugger.commands_off = app.tools_off;
   FrameTimes ft{app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms, app.stats.fps, app.stats.tps};
   draw_debugger(app.debugger, g, ft, app.link);
   ImGui::Render();

@@ -128,6 +128,10 @@ struct App {
   // tools are off (a replay plays its recorded commands up to its end; then play is live).
   std::string session;
   bool tools_off = false;
+  // The HUD's tick rate is judged only a second after the speed or the pause last changed.
+  int rate_speed = 1;
+  bool rate_paused = false;
+  double rate_since = 0;
   std::string screenshot_error;  // why --screenshot could not be written (the run failed)
 
   // Tests: when capture is set, every frame is read back into frame_pixels (ABGR8888).

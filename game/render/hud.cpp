@@ -110,11 +110,11 @@ void draw_help(App& app) {
 // debugger's panels clear of the toolbar.
 float toolbar_w = 600, toolbar_bottom_y = 0, hud_right = 260;
 // The HUD's distance from the screen's corner, and its lines while compact: FPS, ants,
-// and refused spawns (or the last error).
+// the recording or replay if there is one, and refused spawns.
 constexpr float kHudMargin = 8;
-constexpr int kCompactHudLines = 3;
-const ImVec4 kErrorColor(1, 0.45f, 0.35f, 1);  // the last error's line, in either form of the HUD
-const ImVec4 kNoticeColor(0.55f, 0.95f, 0.55f, 1);  // a confirmation's line (quick save, quick load)
+int compact_hud_lines(const App& app) { return app.session.empty() ? 3 : 4; }
+const ImU32 kErrorColor = IM_COL32(255, 115, 90, 255);    // an error's message (a load, a save)
+const ImU32 kNoticeColor = IM_COL32(140, 242, 140, 255);  // a confirmation's (quick save, quick load)
 const ImVec4 kSessionColor(0.55f, 0.8f, 1, 1);  // recording or replaying: what and how far
 
 ImVec4 colony_imcolor(const Game& g, int colony) {
@@ -147,13 +147,16 @@ void draw_toolbar(App& app) {
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
   if (ImGui::Begin("##toolbar", nullptr, flags)) {
+    // While a replay plays its own commands only Select works: the others are greyed.
     for (int t = 0; t < int(Tool::Count); ++t) {
+      ImGui::BeginDisabled(app.tools_off && Tool(t) != Tool::Select);
       bool on = int(app.tool) == t;
       if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.70f, 0.52f, 0.16f, 1));
       char label[32];
       std::snprintf(label, sizeof label, "%d %s", t + 1, tool_name(Tool(t)));
       if (toolbar_button(label, t == 0)) app.tool = Tool(t);
       if (on) ImGui::PopStyleColor();
+      ImGui::EndDisabled();
     }
     // Second row: options of the current tool, then time and overlay.
     ImGui::PushItemWidth(90);
@@ -256,9 +259,13 @@ void draw_hud(App& app) {
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   if (ImGui::Begin("##hud", nullptr, flags)) {
     // A world too big for the machine runs slower than its speed asks: the TPS says so, in
-    // orange, against the rate asked for (the million map at 1x: about 25 of 60).
+    // orange, against the rate asked for (the million map at 1x: about 25 of 60). Not in
+    // the second after a pause or a change of speed, while the rate still averages the old.
     const int asked = kTicksPerSecond * app.speed;
-    if (!app.paused && app.stats.tps > 0 && app.stats.tps < 0.9 * asked) {
+    if (app.speed != app.rate_speed || app.paused != app.rate_paused)
+      app.rate_speed = app.speed, app.rate_paused = app.paused, app.rate_since = app.seconds;
+    const bool settled = app.seconds - app.rate_since > 1.0;
+    if (!app.paused && settled && app.stats.tps > 0 && app.stats.tps < 0.9 * asked) {
       ImGui::Text("FPS %.0f ", app.stats.fps);
       ImGui::SameLine(0, 0);
       ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), " TPS %.0f of %d ", app.stats.tps, asked);
@@ -269,26 +276,17 @@ void draw_hud(App& app) {
     }
     ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
     if (!app.session.empty()) ImGui::TextColored(kSessionColor, "%s", app.session.c_str());
-    bool compact = hud_compact(app);
-    // Compact, the third line is the last error if there is one (the Pools panel shows
-    // the refused spawns too).
-    const bool notice = !app.notice.empty() && app.seconds < app.notice_until;
-    const bool error = !app.error.empty() && app.seconds < app.error_until;
-    if (compact && error)
-      ImGui::TextColored(kErrorColor, "%s", app.error.c_str());
-    else if (compact && notice)
-      ImGui::TextColored(kNoticeColor, "%s", app.notice.c_str());
-    else if (g.spawn_refused)
+    if (g.spawn_refused)
       ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu: no room in %s", (unsigned long long)g.spawn_refused,
                          refusing_pools(g).c_str());
     else
       ImGui::TextDisabled("refused spawns 0");
-    if (!compact) {
+    // Compact (the debugger open) the HUD keeps to those lines: the Pools panel below it
+    // shows the rest.
+    if (!hud_compact(app)) {
       draw_colony_table(g);
       ImGui::TextDisabled("frame: build %.1f  submit %.1f ms", app.stats.build_ms, app.stats.submit_ms);
       if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
-      if (error) ImGui::TextColored(kErrorColor, "%s", app.error.c_str());
-      if (notice) ImGui::TextColored(kNoticeColor, "%s", app.notice.c_str());
       ImGui::TextDisabled("F1 help  F3 debugger");
     }
     hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
@@ -330,33 +328,48 @@ void draw_inspector(App& app) {
 
 }  // namespace
 
-// A large "PAUSED" under the toolbar while time stands still.
-static void draw_pause_banner(const App& app) {
-  if (!app.paused) return;
+// Text on a dark rounded plate, centred at y on the foreground (over the panels too),
+// wrapped to at most max_w pixels. Returns the plate's bottom.
+static float draw_banner(const char* text, float y, float scale, ImU32 color, float max_w) {
   ImGuiIO& io = ImGui::GetIO();
   ImDrawList* dl = ImGui::GetForegroundDrawList();
-  const char* text = "PAUSED  (Space resumes, . steps)";
-  float scale = 1.6f;
-  ImVec2 size = ImGui::CalcTextSize(text);
-  size.x *= scale, size.y *= scale;
-  ImVec2 at(io.DisplaySize.x * 0.5f - size.x * 0.5f, 84);
-  dl->AddRectFilled(ImVec2(at.x - 12, at.y - 6), ImVec2(at.x + size.x + 12, at.y + size.y + 6), IM_COL32(0, 0, 0, 140), 6);
-  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * scale, at, IM_COL32(255, 225, 130, 255), text);
+  ImFont* font = ImGui::GetFont();
+  const float size_px = ImGui::GetFontSize() * scale;
+  ImVec2 size = font->CalcTextSizeA(size_px, FLT_MAX, max_w, text);
+  ImVec2 at(std::max(8.0f, io.DisplaySize.x * 0.5f - size.x * 0.5f), y);
+  dl->AddRectFilled(ImVec2(at.x - 12, at.y - 6), ImVec2(at.x + size.x + 12, at.y + size.y + 6), IM_COL32(0, 0, 0, 170), 6);
+  dl->AddText(font, size_px, at, color, text, nullptr, max_w);
+  return at.y + size.y + 6;
+}
+
+// Under the toolbar: a large "PAUSED" while time stands still, then the last error and
+// the last notice while they last. Messages come and go here, not in the HUD, so the HUD
+// keeps its size and the toolbar beside it stays put.
+static void draw_banners(const App& app) {
+  const float max_w = std::max(120.0f, ImGui::GetIO().DisplaySize.x - 40);
+  float y = std::max(toolbar_bottom(), 60.0f) + 12;
+  if (app.paused) {
+    const bool narrow = ImGui::GetIO().DisplaySize.x < 700;
+    y = draw_banner(narrow ? "PAUSED" : "PAUSED  (Space resumes, . steps)", y, narrow ? 1.2f : 1.6f,
+                    IM_COL32(255, 225, 130, 255), max_w) + 12;
+  }
+  if (!app.error.empty() && app.seconds < app.error_until) y = draw_banner(app.error.c_str(), y, 1.0f, kErrorColor, max_w) + 8;
+  if (!app.notice.empty() && app.seconds < app.notice_until) draw_banner(app.notice.c_str(), y, 1.0f, kNoticeColor, max_w);
 }
 
 // Computed, not measured: the debugger places its panels on their first frame, before the
 // HUD's window has been sized.
-float hud_compact_bottom() {
+float hud_compact_bottom(const App& app) {
   const ImGuiStyle& st = ImGui::GetStyle();
   return kHudMargin + 2 * (st.WindowPadding.y + st.WindowBorderSize) +
-         float(kCompactHudLines) * ImGui::GetTextLineHeightWithSpacing() - st.ItemSpacing.y;
+         float(compact_hud_lines(app)) * ImGui::GetTextLineHeightWithSpacing() - st.ItemSpacing.y;
 }
 
 float toolbar_bottom() { return toolbar_bottom_y; }
 
 void draw_ui(App& app) {
   draw_help(app);
-  draw_pause_banner(app);
+  draw_banners(app);
   if (!app.show_hud) return;
   draw_toolbar(app);
   draw_hud(app);

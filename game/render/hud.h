@@ -11,7 +11,7 @@ void style_ui();
 void draw_ui(App& app);
 // Where the HUD ends, in pixels from the top, while the debugger is open (it then keeps to
 // its first lines). The debugger's top panels open below it and below the toolbar.
-float hud_compact_bottom();
+float hud_compact_bottom(const App& app);
 // Where the toolbar ended on screen in the last frame it was drawn (0 before the first):
 // more than one row of buttons in a narrow window.
 float toolbar_bottom();

@@ -13,28 +13,34 @@ namespace {
 
 constexpr const char* kQuickSave = "quicksave.colony";
 
-// The HUD's confirmation line, naming the file where it is (the working folder).
-void notify(App& app, const char* what) {
+// The quick save where it is, the working folder: every message names the whole path.
+std::string quicksave_path() {
   std::error_code ec;
   std::filesystem::path where = std::filesystem::absolute(kQuickSave, ec);
-  show_notice(app, std::string(what) + " " + printable(ec ? std::string(kQuickSave) : where.string()) + " (tick " +
-                       std::to_string(app.game->tick) + ")");
+  return ec ? std::string(kQuickSave) : where.string();
+}
+
+// The HUD's confirmation line.
+void notify(App& app, const char* what, const std::string& path) {
+  show_notice(app, std::string(what) + " " + printable(path) + " (tick " + std::to_string(app.game->tick) + ")");
 }
 }  // namespace
 
 bool quicksave(App& app, std::string* err) {
-  if (!save_game(*app.game, kQuickSave, err)) return false;
+  const std::string path = quicksave_path();
+  if (!save_game(*app.game, path, err)) return false;
   app.error.clear(), app.error_until = 0;
-  notify(app, "saved");
+  notify(app, "saved", path);
   return true;
 }
 
 bool quickload(App& app, std::string* err) {
+  const std::string path = quicksave_path();
   if (app.before_tick || app.after_tick) {
-    *err = std::string(kQuickSave) + ": quick load is off while recording or replaying";
+    *err = printable(path) + ": quick load is off while recording or replaying";
     return false;
   }
-  std::unique_ptr<Game> game = load_game(kQuickSave, err);
+  std::unique_ptr<Game> game = load_game(path, err);
   if (!game) return false;
   // The view stays where the player was looking when the map is the same size.
   const Camera view = app.camera;
@@ -42,7 +48,7 @@ bool quickload(App& app, std::string* err) {
   install_game(app, std::move(game), app.scenario_path);
   if (same_map) app.camera = view;
   app.error.clear(), app.error_until = 0;
-  notify(app, "loaded");
+  notify(app, "loaded", path);
   return true;
 }
 

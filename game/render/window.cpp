@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "app.h"
 #include "replay.h"
@@ -14,14 +15,17 @@ namespace colony {
 
 namespace render {
 
+// The HUD names the file, not its folder: a long path would widen the HUD.
+std::string file_name(const std::string& path) { return printable(std::filesystem::path(path).filename().string()); }
+
 void record_into(App& app, Recorder& recorder, const std::string& path) {
-  app.session = "recording to " + printable(path);
+  app.session = "recording to " + file_name(path);
   app.before_tick = [&recorder](Game& g) { recorder.before_tick(g); };
   app.after_tick = [&recorder](Game& g) { recorder.after_tick(g); };
 }
 
 void play_back(App& app, Replayer& replayer, const std::string& path) {
-  const std::string name = printable(path), end = std::to_string(replayer.end_tick());
+  const std::string name = file_name(path), end = std::to_string(replayer.end_tick());
   auto show_progress = [&app, &replayer, name, end](const Game& g) {
     app.tools_off = !replayer.finished(g);
     app.session = app.tools_off ? "replaying " + name + " to tick " + end + " (tools off)"
@@ -30,10 +34,10 @@ void play_back(App& app, Replayer& replayer, const std::string& path) {
   show_progress(*app.game);
   app.before_tick = [&replayer](Game& g) { replayer.before_tick(g); };
   // A divergence stays on the HUD for good and pauses the game, once.
-  app.after_tick = [&app, &replayer, name, show_progress, diverged = false](Game& g) mutable {
+  app.after_tick = [&app, &replayer, path, show_progress, diverged = false](Game& g) mutable {
     if (!replayer.after_tick(g) && !diverged) {
       diverged = true;
-      show_error(app, name + ": replay diverged at " + replayer.divergence, HUGE_VAL);
+      show_error(app, printable(path) + ": replay diverged at " + replayer.divergence, HUGE_VAL);
       app.paused = true;
     }
     show_progress(g);

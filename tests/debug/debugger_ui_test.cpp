@@ -397,6 +397,20 @@ TEST(DebuggerPlot, PointsKeepOneTickSpikesAndDrops) {
   EXPECT_EQ(points, (std::vector<float>{0, 1, 2, 3, 4}));
 }
 
+// While a replay plays its own commands the game sets commands_off: auto-bomb queues
+// nothing (its bombs were queued and thrown away at the next tick), and starts again after.
+TEST_F(DebuggerUi, AutoBombWaitsWhileAReplayPlaysItsCommands) {
+  dbg.auto_bomb = true;
+  dbg.commands_off = true;
+  for (int i = 0; i < 3; ++i) {
+    step(0, 0, false);
+    EXPECT_TRUE(g->pending_commands.empty()) << "tick " << g->tick;
+  }
+  dbg.commands_off = false;
+  step(0, 0, false);
+  EXPECT_EQ(g->pending_commands.size(), size_t(dbg.bomb_count));
+}
+
 TEST_F(DebuggerUi, StressActionsGoThroughCommands) {
   simulate_tick(*g);
 

@@ -708,6 +708,32 @@ TEST(RenderLayout, TheToolbarAndTheHelpStayInsideANarrowWindow) {
   }
 }
 
+// Messages show under the toolbar, not in the HUD: a long one used to widen the HUD and
+// push the toolbar sideways while it lasted. A recording's line is one more HUD line, and
+// the debugger's top panels open below it (they covered the HUD's last line).
+TEST(RenderLayout, MessagesAndARecordingMoveNeitherTheToolbarNorThePanels) {
+  Harness h(data("nests.json"), 1280, 800);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.app.show_hud = true;
+  h.app.debugger.open = true;
+  Recorder recorder;
+  std::string err;
+  ASSERT_TRUE(recorder.start(h.game(), &err)) << err;
+  record_into(h.app, recorder, "/some/long/folder/name/of/a/recording/session.rec");
+  h.frames(3);
+  std::optional<ImRect> toolbar = drawn_window("##toolbar"), hud = drawn_window("##hud"), pools = drawn_window("Pools");
+  ASSERT_TRUE(toolbar && hud && pools);
+  EXPECT_LE(hud->Max.y, pools->Min.y);
+  const float toolbar_x = toolbar->Min.x, hud_w = hud->GetWidth();
+  show_notice(h.app, "saved /a/very/long/path/to/the/working/folder/of/the/game/quicksave.colony (tick 123456)");
+  show_error(h.app, "/another/long/path/to/quicksave.colony: truncated (the file ends before its payload does)");
+  h.frames(2);
+  toolbar = drawn_window("##toolbar"), hud = drawn_window("##hud");
+  ASSERT_TRUE(toolbar && hud);
+  EXPECT_EQ(toolbar->Min.x, toolbar_x);
+  EXPECT_EQ(hud->GetWidth(), hud_w);
+}
+
 TEST(RenderCamera, WheelZoomKeepsThePointUnderTheCursor) {
   Camera cam;
   cam.x = 50, cam.y = 40, cam.zoom = 10, cam.view_w = 800, cam.view_h = 600;

@@ -95,7 +95,13 @@ TEST_F(QuickSave, ADamagedQuickSaveLeavesTheRunningWorldUntouched) {
   EXPECT_EQ(w.app.game.get(), before);
   EXPECT_EQ(w.app.game->tick, tick);
   EXPECT_EQ(state_hash(*w.app.game), hash);
-  EXPECT_EQ(w.app.error.rfind("quicksave.colony: truncated", 0), 0u) << w.app.error;
+  // Named with its folder, as the notices name it (the player may not know where it is).
+  const std::string where = (std::filesystem::current_path() / "quicksave.colony").string();
+  EXPECT_EQ(w.app.error.rfind(where + ": truncated", 0), 0u) << w.app.error;
+  // Shown for a while, then gone.
+  EXPECT_GT(w.app.error_until, w.app.seconds + kErrorSeconds - 1);
+  w.frames(1);
+  EXPECT_LT(w.app.error_until, w.app.seconds + kErrorSeconds);
 }
 
 // A world read from a save names the scenario it began from to the debugger (whose
