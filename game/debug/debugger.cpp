@@ -678,15 +678,19 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
   bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float norm = std::log1p(float(std::max(1u, d.max_value)));
+  // Cells to pixels. The last row and column of chunks are drawn as far as the map goes
+  // (kingdom_fire's 104 cells in 20-cell chunks end a fifth into the sixth row), so the
+  // region outline, clipped to the map, meets their edge.
+  const float k = d.chunk_cells ? px / float(d.chunk_cells) : 0, gap = px > 4 ? 1.0f : 0.0f;
   for (unsigned c = 0; c < d.chunks.size(); ++c) {
     const ChunkCell& cc = d.chunks[c];
     bool sim = c < g.chunk_simulated.size() ? g.chunk_simulated[c] != 0 : cc.simulated > 0;
     float t = std::log1p(float(cc.value)) / norm;
     float x = o.x + float(c % d.chunks_x) * px, y = o.y + float(c / d.chunks_x) * px;
-    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + px - (px > 4 ? 1 : 0), y + px - (px > 4 ? 1 : 0)), heat_color(t, sim));
+    float x1 = std::min(x + px, o.x + float(g.width) * k), y1 = std::min(y + px, o.y + float(g.height) * k);
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x1 - gap, y1 - gap), heat_color(t, sim));
   }
-  // Simulation region outline (cells -> chunks -> pixels).
-  float k = d.chunk_cells ? px / float(d.chunk_cells) : 0;
+  // Simulation region outline.
   const CellRect r = sim_region(g);
   dl->AddRect(ImVec2(o.x + r.x * k, o.y + r.y * k), ImVec2(o.x + (r.x + r.w) * k, o.y + (r.y + r.h) * k), IM_COL32(255, 255, 255, 255), 0, 0, 2);
   if (hovered) {
