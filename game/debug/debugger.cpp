@@ -345,6 +345,9 @@ void draw_fill_bar(const PoolPanelRow& row) {
   float frac = row.capacity ? float(row.taken) / float(row.capacity) : 0.0f;
   char overlay[96];
   std::snprintf(overlay, sizeof overlay, "taken %u / %u (%.1f%%)", row.taken, row.capacity, 100.0f * frac);
+  // A narrow panel keeps the numbers (ImGui clips an overlay wider than its bar).
+  if (ImGui::CalcTextSize(overlay).x + 2 * ImGui::GetStyle().FramePadding.x > ImGui::GetContentRegionAvail().x)
+    std::snprintf(overlay, sizeof overlay, "%u / %u", row.taken, row.capacity);
   ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::ProgressBar(frac, ImVec2(-FLT_MIN, 0), overlay);
   ImVec2 size = ImGui::GetItemRectSize();
