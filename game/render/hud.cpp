@@ -267,7 +267,8 @@ void draw_hud(App& app) {
     const int asked = kTicksPerSecond * app.speed;
     if (app.speed != app.rate_speed || app.paused != app.rate_paused)
       app.rate_speed = app.speed, app.rate_paused = app.paused, app.rate_since = app.seconds;
-    const bool settled = app.seconds - app.rate_since > 1.0;
+    // (A timed run, --frames, ticks once a frame by design: no rate is asked of it.)
+    const bool settled = app.seconds - app.rate_since > 1.0 && !app.config.fixed_step;
     if (!app.paused && settled && app.stats.tps > 0 && app.stats.tps < 0.9 * asked) {
       ImGui::Text("FPS %.0f ", app.stats.fps);
       ImGui::SameLine(0, 0);
