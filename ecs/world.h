@@ -230,7 +230,7 @@ class World {
   template <class C>
   Result reserve(Handle h, u32 n) {
     if (!store_.alive(h)) return Result::StaleHandle;
-    if (Result r = refusal<C>(h.index, n); r != Result::Ok) return r;
+    if (Result r = refuse_without_room<C>(h.index, n); r != Result::Ok) return r;
     if (n == 0) return Result::Ok;
     Pool<C>& p = pool<C>();
     auto& l = list_at<C>(h.index);
@@ -258,14 +258,16 @@ class World {
   //   w.reserve_all<Piece, Volume, Sensor>(h, {12, 2, 3});
   template <class... Ps>
   Result reserve_all(Handle h, const std::array<u32, sizeof...(Ps)>& counts) {
+    // A pool named twice would be asked twice for room it has once.
+    static_assert(sizeof...(Ps) > 0 && distinct_pools<Ps...>(), "reserve_all: name each pool once");
     if (!store_.alive(h)) return Result::StaleHandle;
-    Result first = Result::Ok;
-    size_t i = 0;
-    ((first = first_of(first, refusal<Ps>(h.index, counts[i++]))), ...);
-    if (first != Result::Ok) return first;
-    i = 0;
-    ((void)reserve<Ps>(h, counts[i++]), ...);
-    return Result::Ok;
+    return [&]<size_t... I>(std::index_sequence<I...>) {
+      Result first = Result::Ok;
+      ((first = first_of(first, refuse_without_room<Ps>(h.index, counts[I]))), ...);
+      // Every pool has room now: none of these can refuse.
+      if (first == Result::Ok) ((void)reserve<Ps>(h, counts[I]), ...);
+      return first;
+    }(std::index_sequence_for<Ps...>{});
   }
 
   // Adds n components into h's next reserved slots, all or nothing: fill(C&, k) writes
@@ -480,10 +482,11 @@ class World {
   Lists& lists(u32 index) { return *reinterpret_cast<Lists*>(store_.entity_extra(index)); }
   const Lists& lists(u32 index) const { return *reinterpret_cast<const Lists*>(store_.entity_extra(index)); }
 
-  // Why pool C cannot take n more slots for the live entity at index, counted as a failed
-  // reservation; Ok when it can. Compared as "n > room" so a huge n cannot wrap around.
+  // Refuses, and counts a failed reservation, when pool C cannot take n more slots for the
+  // live entity at index: why, or Ok when it can. Compared as "n > room" so a huge n cannot
+  // wrap around.
   template <class C>
-  Result refusal(u32 index, u32 n) {
+  Result refuse_without_room(u32 index, u32 n) {
     Pool<C>& p = pool<C>();
     Result r = n > Pool<C>::kMax - list_at<C>(index).reserved ? Result::EntityMaxReached
                : n > p.stats.capacity - p.stats.taken         ? Result::PoolFull
@@ -492,6 +495,14 @@ class World {
     return r;
   }
   static Result first_of(Result a, Result b) { return a != Result::Ok ? a : b; }
+  template <class... Ps>
+  static constexpr bool distinct_pools() {
+    constexpr size_t pools[] = {index_of<Ps>()...};
+    for (size_t a = 0; a < sizeof...(Ps); ++a)
+      for (size_t b = a + 1; b < sizeof...(Ps); ++b)
+        if (pools[a] == pools[b]) return false;
+    return true;
+  }
 
   // Points the owner of entry s at s (the entry has just moved there).
   template <class C>

@@ -47,8 +47,10 @@ const auto kPngName = CLI::Validator(
     },
     "PNG");
 
-// A whole number from lo to hi. CLI11's own checks clamp a seed too large for 64 bits and
-// call a word "Value abc not in range": this one says which of the two it is.
+// A whole number from lo to hi, in decimal. CLI11's own checks clamp a seed too large for
+// 64 bits and call a word "Value abc not in range": this one says which of the two it is.
+// A transform, not a check: the number is handed on as checked ("0400" becomes "400"; CLI11
+// would read it as octal 256, past the check).
 CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) -> std::string {
@@ -58,6 +60,7 @@ CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
         if (ec == std::errc::result_out_of_range || (ec == std::errc() && end == text.data() + text.size() && (v < lo || v > hi)))
           return "'" + printable(text) + "' is outside the range" + range;
         if (ec != std::errc() || end != text.data() + text.size()) return "'" + printable(text) + "' is not a whole number" + range;
+        text = std::to_string(v);
         return {};
       },
       "in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
@@ -101,20 +104,20 @@ int parse_options(int argc, char** argv, Options& out) {
   auto* headless = app.add_flag("--headless", out.headless, "Run without a window for --ticks ticks");
   app.add_option("--scenario", out.scenario, "Scenario JSON file")->check(kReadableFile);
   app.add_option("--ticks", out.ticks, "Headless: ticks to run")
-      ->check(whole_number(0, 1'000'000'000))
+      ->transform(whole_number(0, 1'000'000'000))
       ->needs(headless);
   std::string seed_text;
-  auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")->check(whole_number(0, UINT64_MAX));
+  auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")->transform(whole_number(0, UINT64_MAX));
   app.add_option("--report", out.report, "Headless: write a JSON report here")->check(kWritableFile)->needs(headless);
   app.add_flag("--validate", out.validate, "Run the pool validator every tick (violations: exit 3)");
 
   // The window's options mean nothing without a window: refused with --headless.
   CLI::Option* window_only[] = {
       app.add_option("--screenshot", out.screenshot, "Write the last frame to this PNG and exit")->check(kPngName)->check(kWritableFile),
-      app.add_option("--frames", out.frames, "Frames to render before exiting")->check(whole_number(1, 10'000'000)),
+      app.add_option("--frames", out.frames, "Frames to render before exiting")->transform(whole_number(1, 10'000'000)),
       app.add_flag("--debug-ui", out.debug_ui, "Open the pool debugger at start"),
-      app.add_option("--width", out.width, "Window width in pixels")->check(whole_number(320, 16384)),
-      app.add_option("--height", out.height, "Window height in pixels")->check(whole_number(240, 16384)),
+      app.add_option("--width", out.width, "Window width in pixels")->transform(whole_number(320, 16384)),
+      app.add_option("--height", out.height, "Window height in pixels")->transform(whole_number(240, 16384)),
       app.add_flag("--no-vsync", out.no_vsync, "Do not wait for vertical sync")};
   for (CLI::Option* w : window_only) w->excludes(headless);
 

@@ -528,8 +528,8 @@ void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
   float view_w = dbg.map_exact ? avail.x - ImGui::GetStyle().ScrollbarSize : avail.x;
   PoolMapLayout layout = layout_pool_map(ecs, dbg.map_pool, dbg.map_show_capacity, view_w,
                                          std::max(avail.y - 2 * text_h, cs), cs, dbg.map_exact);
-  ImGui::TextWrapped("entries 0..%u, %u per cell, taken %u (white bar)", layout.range ? layout.range - 1 : 0,
-                     layout.entries_per_cell, layout.taken);
+  if (layout.range == 0) ImGui::TextWrapped("no entries");
+  else ImGui::TextWrapped("entries 0..%u, %u per cell, taken %u (white bar)", layout.range - 1, layout.entries_per_cell, layout.taken);
   bool child = dbg.map_exact;
   if (child) ImGui::BeginChild("map_scroll", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, cs)), false);
   if (child && dbg.map_scroll_to_taken) {
@@ -816,7 +816,9 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
     }
     ImGui::EndCombo();
   }
+  ImGui::BeginDisabled(dbg.commands_off);
   if (ImGui::Button("load") && !dbg.scenario_files.empty()) link.load_scenario = dbg.scenario_files[size_t(dbg.scenario_pick)];
+  ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("rescan")) list_scenarios(dbg);
 

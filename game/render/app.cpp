@@ -3,6 +3,7 @@
 //
 // Table of contents
 //   [SECTION] Start and stop
+//   [SECTION] Messages
 //   [SECTION] Scenarios
 //   [SECTION] Tools
 //   [SECTION] Events
@@ -92,18 +93,12 @@ bool shows_whole_map(const App& app) {
 
 }  // namespace
 
-void show_error(App& app, std::string text, double seconds) {
-  app.error = std::move(text);
-  app.error_until = app.seconds + seconds;
-}
-
-void show_notice(App& app, std::string text) {
-  app.notice = std::move(text);
-  app.notice_until = app.seconds + 3;
-}
-
 void install_game(App& app, std::unique_ptr<Game> game, const std::string& path) {
   app.game = std::move(game);
+  // A new world: the old one's messages go, and its tick rate is not held against this one.
+  clear_error(app);
+  app.notice.clear(), app.notice_until = 0;
+  app.rate_since = app.seconds;
   app.scenario_path = path;
   // The world's own scenario: a save or a replay names the scenario it began from.
   app.link.running_scenario = app.game->scenario.path.empty() ? path : app.game->scenario.path;
@@ -217,6 +212,20 @@ void app_shutdown(App& app) {
   app.game.reset();
   SDL_Quit();
 }
+
+// [SECTION] Messages
+
+void show_error(App& app, std::string text) {
+  app.error = std::move(text);
+  app.error_until = app.seconds + kErrorSeconds;
+}
+void show_notice(App& app, std::string text) {
+  app.notice = std::move(text);
+  app.notice_until = app.seconds + 3;
+}
+void clear_error(App& app) { app.error.clear(), app.error_until = 0; }
+bool error_showing(const App& app) { return !app.error.empty() && app.seconds < app.error_until; }
+bool notice_showing(const App& app) { return !app.notice.empty() && app.seconds < app.notice_until; }
 
 // [SECTION] Scenarios
 
@@ -675,6 +684,7 @@ bool app_frame(App& app) {
 
   update_camera(app, dt);
   follow_with_region(app);
+  app.debugger.commands_off = app.tools_off;  // before the ticks: auto-bomb queues in them
   uint32_t ticks = run_ticks(app, dt);
   advance_effects(app.effects, float(dt), app.camera);
 
@@ -713,7 +723,6 @@ bool app_frame(App& app) {
   // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
   // Set each frame because the font's line height is known only after NewFrame.
   app.debugger.top_clear = std::max(hud_compact_bottom(app), toolbar_bottom());
-  app.debugger.commands_off = app.tools_off;
   FrameTimes ft{app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms, app.stats.fps, app.stats.tps};
   draw_debugger(app.debugger, g, ft, app.link);
   ImGui::Render();

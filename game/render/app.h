@@ -120,9 +120,11 @@ struct App {
 
   FrameStats stats;
   bool quit = false;
-  std::string error;  // the last error (a load, a save), shown in the HUD until error_until
-  double error_until = 0;  // in app.seconds; a replay's divergence stands for good
-  std::string notice;  // a short confirmation (quick save, quick load), shown until notice_until
+  // Messages under the toolbar (show_error, show_notice): the last error (a load, a save)
+  // until error_until, a short confirmation (quick save, quick load) until notice_until.
+  std::string error;
+  double error_until = 0;  // in app.seconds
+  std::string notice;
   double notice_until = 0;  // in app.seconds
   // Recording or playback, as window.cpp runs it: the HUD's line about it, and whether the
   // tools are off (a replay plays its recorded commands up to its end; then play is live).
@@ -146,10 +148,13 @@ struct App {
   Debugger debugger;
 };
 
-// A line in the HUD: an error for kErrorSeconds (or for good), a notice for a few seconds.
+// Messages under the toolbar: an error for kErrorSeconds, a notice for a few seconds.
 constexpr double kErrorSeconds = 10;
-void show_error(App& app, std::string text, double seconds = kErrorSeconds);
+void show_error(App& app, std::string text);
 void show_notice(App& app, std::string text);
+void clear_error(App& app);
+bool error_showing(const App& app);
+bool notice_showing(const App& app);
 
 // Creates the window, renderer, ImGui and the game. On failure returns false with one
 // line in *err ("<file>: <problem>"), nothing left open.

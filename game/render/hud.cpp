@@ -6,6 +6,7 @@
 //   [SECTION] Toolbar
 //   [SECTION] HUD
 //   [SECTION] Inspector
+//   [SECTION] Banners (PAUSED, messages)
 #include "hud.h"
 
 #include <imgui.h>
@@ -244,8 +245,8 @@ void draw_colony_table(Game& g) {
 // hud_compact_bottom) and shows the same counts, so the HUD keeps to those lines.
 bool hud_compact(const App& app) { return app.debugger.open && app.debugger.show_pools; }
 
-// Where refused spawns found no room: the pools that refused a reservation, and the
-// entity store if it refused an entity.
+// Where refusals found no room: the pools that refused a reservation (a spawn, food, a
+// carried crumb), and the entity store if it refused an entity.
 std::string refusing_pools(const Game& g) {
   std::string out;
   for (const ecs::PoolStats* p : g.ecs->all_stats())
@@ -280,10 +281,12 @@ void draw_hud(App& app) {
     }
     ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
     if (!app.session.empty()) ImGui::TextColored(kSessionColor, "%s", app.session.c_str());
-    if (g.spawn_refused)
-      ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu: no room in %s", (unsigned long long)g.spawn_refused,
-                         refusing_pools(g).c_str());
-    else
+    // Which pools had no room is in the line's tooltip (and the Pools panel's "failed"
+    // column): listed here it widened the HUD and moved the toolbar.
+    if (g.spawn_refused) {
+      ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu (?)", (unsigned long long)g.spawn_refused);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("refused for want of room in: %s", refusing_pools(g).c_str());
+    } else
       ImGui::TextDisabled("refused spawns 0");
     // Compact (the debugger open) the HUD keeps to those lines: the Pools panel below it
     // shows the rest.
@@ -332,6 +335,8 @@ void draw_inspector(App& app) {
 
 }  // namespace
 
+// [SECTION] Banners (PAUSED, messages)
+
 // Text on a dark rounded plate, centred at y on the foreground (over the panels too),
 // wrapped to at most max_w pixels. Returns the plate's bottom.
 static float draw_banner(const char* text, float y, float scale, ImU32 color, float max_w) {
@@ -357,8 +362,8 @@ static void draw_banners(const App& app) {
     y = draw_banner(narrow ? "PAUSED" : "PAUSED  (Space resumes, . steps)", y, narrow ? 1.2f : 1.6f,
                     IM_COL32(255, 225, 130, 255), max_w) + 12;
   }
-  if (!app.error.empty() && app.seconds < app.error_until) y = draw_banner(app.error.c_str(), y, 1.0f, kErrorColor, max_w) + 8;
-  if (!app.notice.empty() && app.seconds < app.notice_until) draw_banner(app.notice.c_str(), y, 1.0f, kNoticeColor, max_w);
+  if (error_showing(app)) y = draw_banner(app.error.c_str(), y, 1.0f, kErrorColor, max_w) + 8;
+  if (notice_showing(app)) draw_banner(app.notice.c_str(), y, 1.0f, kNoticeColor, max_w);
 }
 
 // Computed, not measured: the debugger places its panels on their first frame, before the

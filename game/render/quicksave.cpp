@@ -29,7 +29,7 @@ void notify(App& app, const char* what, const std::string& path) {
 bool quicksave(App& app, std::string* err) {
   const std::string path = quicksave_path();
   if (!save_game(*app.game, path, err)) return false;
-  app.error.clear(), app.error_until = 0;
+  clear_error(app);
   notify(app, "saved", path);
   return true;
 }
@@ -47,7 +47,7 @@ bool quickload(App& app, std::string* err) {
   const bool same_map = game->width == app.game->width && game->height == app.game->height;
   install_game(app, std::move(game), app.scenario_path);
   if (same_map) app.camera = view;
-  app.error.clear(), app.error_until = 0;
+  clear_error(app);
   notify(app, "loaded", path);
   return true;
 }

@@ -15,8 +15,10 @@ namespace colony {
 
 namespace render {
 
+namespace {
 // The HUD names the file, not its folder: a long path would widen the HUD.
 std::string file_name(const std::string& path) { return printable(std::filesystem::path(path).filename().string()); }
+}  // namespace
 
 void record_into(App& app, Recorder& recorder, const std::string& path) {
   app.session = "recording to " + file_name(path);
@@ -26,22 +28,22 @@ void record_into(App& app, Recorder& recorder, const std::string& path) {
 
 void play_back(App& app, Replayer& replayer, const std::string& path) {
   const std::string name = file_name(path), end = std::to_string(replayer.end_tick());
-  auto show_progress = [&app, &replayer, name, end](const Game& g) {
-    app.tools_off = !replayer.finished(g);
-    app.session = app.tools_off ? "replaying " + name + " to tick " + end + " (tools off)"
-                                : "replay of " + name + " ended at tick " + end + "; playing live";
-  };
-  show_progress(*app.game);
   app.before_tick = [&replayer](Game& g) { replayer.before_tick(g); };
-  // A divergence stays on the HUD for good and pauses the game, once.
-  app.after_tick = [&app, &replayer, path, show_progress, diverged = false](Game& g) mutable {
-    if (!replayer.after_tick(g) && !diverged) {
+  // The HUD's line: how far, then live; a divergence pauses the game once, shows its
+  // message, and stays on that line for good (a message under the toolbar fades).
+  auto after = [&app, &replayer, path, name, end, diverged = false](const Game& g, bool checked) mutable {
+    if (!checked && !diverged) {
       diverged = true;
-      show_error(app, printable(path) + ": replay diverged at " + replayer.divergence, HUGE_VAL);
       app.paused = true;
+      show_error(app, printable(path) + ": replay diverged at " + replayer.divergence);
     }
-    show_progress(g);
+    app.tools_off = !replayer.finished(g);
+    if (diverged) app.session = "replay of " + name + " DIVERGED at " + replayer.divergence;
+    else if (app.tools_off) app.session = "replaying " + name + " to tick " + end + " (tools off)";
+    else app.session = "replay of " + name + " ended at tick " + end + "; playing live";
   };
+  after(*app.game, true);
+  app.after_tick = [&replayer, after](Game& g) mutable { after(g, replayer.after_tick(g)); };
 }
 
 }  // namespace render
@@ -74,6 +76,8 @@ int run_window(const Options& options) {
     config.make_world = [&](std::string* e) { return load_game(options.load, e); };
   }
 
+  // Declared before the app: its hooks hold the recorder (and the replayer above).
+  Recorder recorder;
   render::App app;
   std::string err;
   if (!render::app_init(app, config, &err)) {
@@ -81,7 +85,6 @@ int run_window(const Options& options) {
     return 2;
   }
   // Recording and playback hook into every tick.
-  Recorder recorder;
   if (!options.record.empty()) {
     if (!recorder.start(*app.game, &err)) {
       std::fprintf(stderr, "colony: %s: %s\n", printable(options.record).c_str(), err.c_str());

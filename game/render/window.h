@@ -17,7 +17,8 @@ namespace render {
 struct App;
 // Recording and playback in the window: hooks around every tick, and the HUD's line saying
 // which. Up to its end a replay plays its own commands (the tools are off and say so);
-// then play is live. A divergence pauses the game and stays on the HUD.
+// then play is live. A divergence pauses the game and stays on the HUD. The hooks hold
+// the recorder or the replayer: both must outlive the app's ticks.
 void record_into(App& app, Recorder& recorder, const std::string& path);
 void play_back(App& app, Replayer& replayer, const std::string& path);
 }  // namespace render

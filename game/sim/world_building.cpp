@@ -198,7 +198,7 @@ Handle spawn_food(Game& g, float x, float y, u32 crumbs) {
   b.last_tick = u32(g.tick);
   Handle h = w.create_at(ecs::Tier::Dormant, u16(Kind::Food), b);
   if (h.is_null()) return {};
-  if (w.reserve<RenderPiece>(h, crumbs) != ecs::Result::Ok || w.reserve<CollisionVolume>(h, 1) != ecs::Result::Ok) {
+  if (w.reserve_all<RenderPiece, CollisionVolume>(h, {crumbs, 1}) != ecs::Result::Ok) {
     w.destroy(h);
     return {};
   }

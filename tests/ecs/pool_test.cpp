@@ -110,6 +110,9 @@ TEST(Pool, ReserveAllIsAllOrNothingAcrossPools) {
   // What fits is reserved; a stale handle is refused without counting.
   EXPECT_EQ((w.reserve_all<Piece, Volume>(b, {5, 1})), Result::Ok);
   EXPECT_EQ(w.stats<Volume>().taken, 4u);
+  // Nothing asked of a full pool is no refusal.
+  EXPECT_EQ((w.reserve_all<Piece, Volume>(b, {1, 0})), Result::Ok);
+  EXPECT_EQ(w.stats<Volume>().tick.failed_reservations, 2u);
   ASSERT_EQ(w.destroy(a), Result::Ok);
   EXPECT_EQ((w.reserve_all<Piece, Volume>(a, {1, 1})), Result::StaleHandle);
   EXPECT_EQ(w.stats<Volume>().total.failed_reservations, 2u);

@@ -455,6 +455,8 @@ TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
   const std::string end = std::to_string(replayer.end_tick());
   EXPECT_TRUE(h.app.tools_off);
   EXPECT_EQ(h.app.session, "replaying run.rec to tick " + end + " (tools off)");
+  h.frames(1);
+  EXPECT_TRUE(h.app.debugger.commands_off);  // the Stress panel's actions and auto-bomb too
 
   const Colony& nest = h.game().colonies[0];
   h.app.paused = true;
@@ -471,11 +473,48 @@ TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
   EXPECT_FALSE(replayer.diverged) << replayer.divergence;
   EXPECT_FALSE(h.app.tools_off);
   EXPECT_EQ(h.app.session, "replay of run.rec ended at tick " + end + "; playing live");
+  h.frames(1);
+  EXPECT_FALSE(h.app.debugger.commands_off);
   h.app.paused = true;
   h.frames(1);
   h.click(nest.nest_x, nest.nest_y);
   h.frames(1);
   EXPECT_EQ(h.game().pending_commands.size(), 1u);
+}
+
+// A replay that diverges pauses the game and says so; the message under the toolbar fades
+// (or gives way to the next one), the HUD's line keeps saying it.
+TEST(RenderTools, AReplaysDivergenceStaysOnTheHud) {
+  std::string err;
+  Recorder recorder;
+  Replayer replayer;
+  {
+    Harness live(data("nests.json"));
+    ASSERT_TRUE(live.ok) << live.err;
+    ASSERT_TRUE(recorder.start(live.game(), &err)) << err;
+    record_into(live.app, recorder, "run.rec");
+    live.frames(20);
+    ASSERT_GE(recorder.replay.digests.size(), 10u);
+  }
+  replayer.replay = recorder.replay;
+  replayer.replay.digests[5] ^= 1;  // the sixth tick "recorded" otherwise
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  std::unique_ptr<Game> world = replayer.start_game("run.rec", &err);
+  ASSERT_TRUE(world) << err;
+  install_game(h.app, std::move(world), "run.rec");
+  play_back(h.app, replayer, "run.rec");
+  for (int i = 0; i < 10 && !h.app.paused; ++i) h.frames(1);
+  ASSERT_TRUE(h.app.paused);
+  EXPECT_EQ(h.game().tick, replayer.replay.start_tick + 6);
+  EXPECT_NE(h.app.error.find("replay diverged at tick " + std::to_string(h.game().tick)), std::string::npos) << h.app.error;
+  EXPECT_EQ(h.app.session.rfind("replay of run.rec DIVERGED at tick", 0), 0u) << h.app.session;
+  show_error(h.app, "something else");
+  h.app.seconds += kErrorSeconds + 1;
+  h.key(SDLK_PERIOD);
+  h.frames(1);
+  EXPECT_FALSE(error_showing(h.app));
+  EXPECT_EQ(h.app.session.rfind("replay of run.rec DIVERGED at tick", 0), 0u) << h.app.session;
 }
 
 // [SECTION] The frame batch
@@ -712,11 +751,11 @@ TEST(RenderLayout, TheToolbarAndTheHelpStayInsideANarrowWindow) {
 // push the toolbar sideways while it lasted. A recording's line is one more HUD line, and
 // the debugger's top panels open below it (they covered the HUD's last line).
 TEST(RenderLayout, MessagesAndARecordingMoveNeitherTheToolbarNorThePanels) {
+  Recorder recorder;  // before the app: its hooks hold it
   Harness h(data("nests.json"), 1280, 800);
   ASSERT_TRUE(h.ok) << h.err;
   h.app.show_hud = true;
   h.app.debugger.open = true;
-  Recorder recorder;
   std::string err;
   ASSERT_TRUE(recorder.start(h.game(), &err)) << err;
   record_into(h.app, recorder, "/some/long/folder/name/of/a/recording/session.rec");

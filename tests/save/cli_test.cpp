@@ -201,6 +201,11 @@ TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
   expect_one_line_exit_2({"--headless", "--ticks", "many"}, "--ticks: 'many' is not a whole number from 0 to 1000000000");
   expect_one_line_exit_2({"--headless", "--ticks", "2000000000"}, "--ticks: '2000000000' is outside the range from 0 to 1000000000");
   expect_one_line_exit_2({"--width", "10"}, "--width: '10' is outside the range from 320 to 16384");
+  // Decimal, as checked: a leading zero is no octal (0400 would have been 256, past the check).
+  expect_one_line_exit_2({"--headless", "--ticks", "08", "--seed", "x"}, "--seed: 'x' is not a whole number");
+  const std::string zeros = temp("zeros.json");
+  ASSERT_EQ(colony({"--headless", "--scenario", ok, "--ticks", "010", "--report", zeros}).code, 0);
+  EXPECT_EQ(nlohmann::json::parse(slurp(zeros))["ticks"], 10);
   expect_one_line_exit_2({"--headless", "--seed", "99999999999999999999"}, "--seed: '99999999999999999999' is outside the range");
   // The file-naming errors name the file.
   expect_one_line_exit_2({"--headless", "--ticks", "1", "--scenario", missing}, missing);
