@@ -429,29 +429,41 @@ TEST(RenderTools, AStrokeWhilePausedShowsBeforeTheStepThatAppliesIt) {
   for (int x = 11; x <= 40; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Water) << "cell " << x;
 }
 
-// A recording and a replay say so in the HUD. Up to its end a replay keeps the tools off
-// (a click says why, where it used to queue a command the recording then threw away);
-// after it, play is live and the tools work again.
-TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
-  std::string err;
+// 20 frames of nests.json in the window, recorded as a player's run is (--record); the
+// recording's line in the HUD is checked on the way.
+Replay record_twenty_frames() {
   Recorder recorder;
-  Replayer replayer;
-  {
-    Harness live(data("nests.json"));
-    ASSERT_TRUE(live.ok) << live.err;
-    ASSERT_TRUE(recorder.start(live.game(), &err)) << err;
-    record_into(live.app, recorder, "run.rec");
-    EXPECT_EQ(live.app.session, "recording to run.rec");
-    live.frames(20);
-    ASSERT_GE(recorder.replay.ticks, 10u);
-  }
-  replayer.replay = recorder.replay;
-  Harness h(data("nests.json"));
-  ASSERT_TRUE(h.ok) << h.err;
+  Harness live(data("nests.json"));
+  std::string err;
+  EXPECT_TRUE(live.ok) << live.err;
+  EXPECT_TRUE(recorder.start(live.game(), &err)) << err;
+  record_into(live.app, recorder, "run.rec");
+  EXPECT_EQ(live.app.session, "recording to run.rec");
+  live.frames(20);
+  EXPECT_GE(recorder.replay.ticks, 10u);
+  live.app.before_tick = live.app.after_tick = nullptr;  // the recorder goes first
+  return recorder.replay;
+}
+
+// A window playing `replay` back (--replay): its starting world installed, the hooks set.
+void play_in(Harness& h, Replayer& replayer, const Replay& replay) {
+  std::string err;
+  replayer.replay = replay;
   std::unique_ptr<Game> world = replayer.start_game("run.rec", &err);
   ASSERT_TRUE(world) << err;
   install_game(h.app, std::move(world), "run.rec");
   play_back(h.app, replayer, "run.rec");
+}
+
+// A recording and a replay say so in the HUD. Up to its end a replay keeps the tools off
+// (a click says why, where it used to queue a command the recording then threw away);
+// after it, play is live and the tools work again.
+TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
+  const Replay recorded = record_twenty_frames();
+  Replayer replayer;
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  play_in(h, replayer, recorded);
   const std::string end = std::to_string(replayer.end_tick());
   EXPECT_TRUE(h.app.tools_off);
   EXPECT_EQ(h.app.session, "replaying run.rec to tick " + end + " (tools off)");
@@ -485,25 +497,13 @@ TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
 // A replay that diverges pauses the game and says so; the message under the toolbar fades
 // (or gives way to the next one), the HUD's line keeps saying it.
 TEST(RenderTools, AReplaysDivergenceStaysOnTheHud) {
-  std::string err;
-  Recorder recorder;
+  Replay recorded = record_twenty_frames();
+  ASSERT_GE(recorded.digests.size(), 10u);
+  recorded.digests[5] ^= 1;  // the sixth tick "recorded" otherwise
   Replayer replayer;
-  {
-    Harness live(data("nests.json"));
-    ASSERT_TRUE(live.ok) << live.err;
-    ASSERT_TRUE(recorder.start(live.game(), &err)) << err;
-    record_into(live.app, recorder, "run.rec");
-    live.frames(20);
-    ASSERT_GE(recorder.replay.digests.size(), 10u);
-  }
-  replayer.replay = recorder.replay;
-  replayer.replay.digests[5] ^= 1;  // the sixth tick "recorded" otherwise
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
-  std::unique_ptr<Game> world = replayer.start_game("run.rec", &err);
-  ASSERT_TRUE(world) << err;
-  install_game(h.app, std::move(world), "run.rec");
-  play_back(h.app, replayer, "run.rec");
+  play_in(h, replayer, recorded);
   for (int i = 0; i < 10 && !h.app.paused; ++i) h.frames(1);
   ASSERT_TRUE(h.app.paused);
   EXPECT_EQ(h.game().tick, replayer.replay.start_tick + 6);
