@@ -453,6 +453,14 @@ void app_handle_event(App& app, const SDL_Event& e) {
 
 // [SECTION] Time control (fixed ticks, independent of the frame rate)
 
+void judge_tick_rate(App& app) {
+  if (app.speed != app.rate_speed || app.paused != app.rate_paused)
+    app.rate_speed = app.speed, app.rate_paused = app.paused, app.rate_since = app.seconds;
+  const bool settled = app.seconds - app.rate_since > 1.0;
+  const double asked = double(kTicksPerSecond) * app.speed;
+  app.ticks_fall_short = settled && !app.paused && !app.config.fixed_step && app.stats.tps > 0 && app.stats.tps < 0.9 * asked;
+}
+
 namespace {
 
 // Runs the ticks owed to the clock: speed x 60 ticks per second of (frame) time, single
@@ -747,6 +755,7 @@ bool app_frame(App& app) {
     s.window_frames = s.window_ticks = 0;
     s.window_start_ns = now_ns();
   }
+  judge_tick_rate(app);
 
   if (app.capture) {
     SDL_GetRendererOutputSize(app.renderer, &app.frame_w, &app.frame_h);

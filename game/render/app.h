@@ -130,7 +130,9 @@ struct App {
   // tools are off (a replay plays its recorded commands up to its end; then play is live).
   std::string session;
   bool tools_off = false;
-  // The HUD's tick rate is judged only a second after the speed or the pause last changed.
+  // Whether the world runs slower than its speed asks (the HUD's TPS in orange), and what
+  // judge_tick_rate needs to wait a second after a change of speed or pause.
+  bool ticks_fall_short = false;
   int rate_speed = 1;
   bool rate_paused = false;
   double rate_since = 0;
@@ -147,6 +149,11 @@ struct App {
   DebugLink link;
   Debugger debugger;
 };
+
+// Sets ticks_fall_short from the measured tick rate against 60 x speed: not while paused,
+// not in the second after a change of speed or pause (the rate still averages the old),
+// not in a timed run (--frames ticks once a frame by design). Called every frame.
+void judge_tick_rate(App& app);
 
 // Messages under the toolbar: an error for kErrorSeconds, a notice for a few seconds.
 constexpr double kErrorSeconds = 10;

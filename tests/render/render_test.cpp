@@ -773,6 +773,39 @@ TEST(RenderLayout, MessagesAndARecordingMoveNeitherTheToolbarNorThePanels) {
   EXPECT_EQ(hud->GetWidth(), hud_w);
 }
 
+// The HUD's TPS turns orange when the world runs under 90 % of 60 x speed, judged a
+// second after the last change of speed or pause (the rate still averages the old one:
+// every resume and every '+' flashed orange), never while paused or in a timed run.
+TEST(RenderTime, TheTickRateFallsShortOnlyWhenSettledAndAsked) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  App& a = h.app;
+  a.config.fixed_step = false;
+  a.speed = 1, a.paused = false;
+  judge_tick_rate(a);
+  a.seconds += 2;
+  a.stats.tps = 30;
+  judge_tick_rate(a);
+  EXPECT_TRUE(a.ticks_fall_short);
+  a.stats.tps = 58;
+  judge_tick_rate(a);
+  EXPECT_FALSE(a.ticks_fall_short);
+  a.speed = 8;  // asks for 480: the rate of 1x is not held against it for a second
+  judge_tick_rate(a);
+  EXPECT_FALSE(a.ticks_fall_short);
+  a.seconds += 1.5;
+  judge_tick_rate(a);
+  EXPECT_TRUE(a.ticks_fall_short);
+  a.paused = true;
+  a.seconds += 5;
+  judge_tick_rate(a);
+  EXPECT_FALSE(a.ticks_fall_short);
+  a.paused = false, a.config.fixed_step = true;
+  a.seconds += 5;
+  judge_tick_rate(a);
+  EXPECT_FALSE(a.ticks_fall_short);
+}
+
 TEST(RenderCamera, WheelZoomKeepsThePointUnderTheCursor) {
   Camera cam;
   cam.x = 50, cam.y = 40, cam.zoom = 10, cam.view_w = 800, cam.view_h = 600;
