@@ -400,7 +400,7 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
 }
 
 void draw_pools_window(Debugger& dbg, Game& g) {
-  place_window(dbg, 0.005f, 0.085f, 0.33f, 0.45f, dbg.top_clear + 2);
+  place_window(dbg, 0.005f, 0.085f, kPanelsLeftEnd - 0.005f, 0.45f, dbg.top_clear + 2);
   if (!ImGui::Begin("Pools", &dbg.show_pools)) { ImGui::End(); return; }
   dbg.pools_shown = gather_pool_panel(*g.ecs);
   const PoolPanelData& d = dbg.pools_shown;
@@ -598,7 +598,7 @@ void draw_slot_table(const PoolSlots& ps) {
 }
 
 void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(dbg, 0.665f, 0.085f, 0.33f, 0.34f, dbg.top_clear + 2);
+  place_window(dbg, kPanelsRightStart, 0.085f, 0.33f, 0.34f, dbg.top_clear + 2);
   if (!ImGui::Begin("Entity inspector", &dbg.show_inspector)) { ImGui::End(); return; }
   if (dbg.selected.is_null()) {
     ImGui::TextWrapped("Click an ant in the world or a cell in the pool map.");
@@ -769,7 +769,8 @@ void list_scenarios(Debugger& dbg) {
 void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
   place_window(dbg, 0.79f, 0.435f, 0.205f, 0.555f);
   if (!ImGui::Begin("Stress", &dbg.show_stress)) { ImGui::End(); return; }
-  ImGui::PushItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x * 0.5f));
+  // Wide enough for a count with its - and + buttons ("200" read "20" at 800 pixels).
+  ImGui::PushItemWidth(std::max(110.0f, ImGui::GetContentRegionAvail().x * 0.5f));
   if (dbg.commands_off) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.8f, 1, 1));
     ImGui::TextWrapped("The replay plays its recorded commands: these come back at its end.");

@@ -41,6 +41,11 @@ struct FrameTimes {
 //                  (camera_x, camera_y) in cells and clears the flag.
 //   pause_request: set by the debugger (violation, button); the window pauses and clears it.
 //   load_scenario: set by the debugger to a scenario path; the window loads it and clears it.
+// The debugger's top panels (Pools on the left, the Entity inspector on the right) leave
+// the screen's middle free, as fractions of the display width: the game's banners go there
+// while the debugger is open.
+inline constexpr float kPanelsLeftEnd = 0.335f, kPanelsRightStart = 0.665f;
+
 struct DebugLink {
   Handle selected;
   bool camera_jump = false;

@@ -224,6 +224,9 @@ void show_notice(App& app, std::string text) {
   app.notice_until = app.seconds + 3;
 }
 void clear_error(App& app) { app.error.clear(), app.error_until = 0; }
+std::string world_locked(const App& app) {
+  return app.locked_because.empty() ? "while recording or replaying" : app.locked_because;
+}
 bool error_showing(const App& app) { return !app.error.empty() && app.seconds < app.error_until; }
 bool notice_showing(const App& app) { return !app.notice.empty() && app.seconds < app.notice_until; }
 
@@ -320,7 +323,9 @@ void change_speed(App& app, bool faster) {
 void handle_key(App& app, const SDL_KeyboardEvent& k) {
   SDL_Keycode key = k.keysym.sym;
   if (key >= SDLK_1 && key <= SDLK_9) {
-    app.tool = Tool(key - SDLK_1);
+    // During a replay only Select, as on the greyed toolbar.
+    if (app.tools_off && key != SDLK_1) show_notice(app, "the replay plays its recorded commands: the tools are back at its end");
+    else app.tool = Tool(key - SDLK_1);
     return;
   }
   std::string err;
@@ -684,7 +689,7 @@ bool app_frame(App& app) {
     app.link.load_scenario.clear();
     // A recording or a replay belongs to one world: it cannot continue in another.
     if (app.before_tick || app.after_tick)
-      show_error(app, path + ": loading a scenario is off while recording or replaying");
+      show_error(app, path + ": loading a scenario is off " + world_locked(app));
     else if (!app_load_scenario(app, path, &err))
       show_error(app, err);
   }

@@ -130,6 +130,8 @@ struct App {
   // tools are off (a replay plays its recorded commands up to its end; then play is live).
   std::string session;
   bool tools_off = false;
+  // Why loading another world is refused while the hooks run, as the refusal says it.
+  std::string locked_because;
   // Whether the world runs slower than its speed asks (the HUD's TPS in orange), and what
   // judge_tick_rate needs to wait a second after a change of speed or pause.
   bool ticks_fall_short = false;
@@ -160,6 +162,8 @@ constexpr double kErrorSeconds = 10;
 void show_error(App& app, std::string text);
 void show_notice(App& app, std::string text);
 void clear_error(App& app);
+// How a refused load says why: "while recording", "in a replay's window ...".
+std::string world_locked(const App& app);
 bool error_showing(const App& app);
 bool notice_showing(const App& app);
 

@@ -15,6 +15,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "debugger.h"
 
 namespace colony::render {
 
@@ -116,7 +117,16 @@ float toolbar_w = 600, toolbar_bottom_y = 0, hud_right = 260;
 // The HUD's distance from the screen's corner, and its lines while compact: FPS, ants,
 // the recording or replay if there is one, and refused spawns.
 constexpr float kHudMargin = 8;
-int compact_hud_lines(const App& app) { return app.session.empty() ? 3 : 4; }
+// The HUD's width is fixed, so that nothing it shows moves the toolbar beside it: a long
+// line (a recording's name) wraps instead.
+constexpr float kHudWidth = 262;
+float hud_text_width() { return kHudWidth - 2 * ImGui::GetStyle().WindowPadding.x; }
+int session_lines(const App& app) {
+  if (app.session.empty()) return 0;
+  float h = ImGui::CalcTextSize(app.session.c_str(), nullptr, false, hud_text_width()).y;
+  return std::max(1, int(h / ImGui::GetTextLineHeight() + 0.5f));
+}
+int compact_hud_lines(const App& app) { return 3 + session_lines(app); }
 const ImU32 kErrorColor = IM_COL32(255, 115, 90, 255);    // an error's message (a load, a save)
 const ImU32 kNoticeColor = IM_COL32(140, 242, 140, 255);  // a confirmation's (quick save, quick load)
 const ImVec4 kSessionColor(0.55f, 0.8f, 1, 1);  // recording or replaying: what and how far
@@ -261,6 +271,7 @@ void draw_hud(App& app) {
   ImGui::SetNextWindowBgAlpha(0.6f);
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  ImGui::SetNextWindowSizeConstraints(ImVec2(kHudWidth, 0), ImVec2(kHudWidth, FLT_MAX));
   if (ImGui::Begin("##hud", nullptr, flags)) {
     // A world too big for the machine runs slower than its speed asks: the TPS says so, in
     // orange, against the rate asked for (the million map at 1x: about 25 of 60).
@@ -274,7 +285,13 @@ void draw_hud(App& app) {
       ImGui::Text("FPS %.0f  TPS %.0f  %dx%s", app.stats.fps, app.stats.tps, app.speed, app.paused ? "  PAUSED" : "");
     }
     ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
-    if (!app.session.empty()) ImGui::TextColored(kSessionColor, "%s", app.session.c_str());
+    if (!app.session.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kSessionColor);
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + hud_text_width());
+      ImGui::TextUnformatted(app.session.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::PopStyleColor();
+    }
     // Which pools had no room is in the line's tooltip (and the Pools panel's "failed"
     // column): listed here it widened the HUD and moved the toolbar.
     if (g.spawn_refused) {
@@ -331,15 +348,14 @@ void draw_inspector(App& app) {
 
 // [SECTION] Banners (PAUSED, messages)
 
-// Text on a dark rounded plate, centred at y on the foreground (over the panels too),
-// wrapped to at most max_w pixels. Returns the plate's bottom.
-static float draw_banner(const char* text, float y, float scale, ImU32 color, float max_w) {
-  ImGuiIO& io = ImGui::GetIO();
+// Text on a dark rounded plate, centred on x at y on the foreground, wrapped to at most
+// max_w pixels. Returns the plate's bottom.
+static float draw_banner(const char* text, float centre_x, float y, float scale, ImU32 color, float max_w) {
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   ImFont* font = ImGui::GetFont();
   const float size_px = ImGui::GetFontSize() * scale;
   ImVec2 size = font->CalcTextSizeA(size_px, FLT_MAX, max_w, text);
-  ImVec2 at(std::max(8.0f, io.DisplaySize.x * 0.5f - size.x * 0.5f), y);
+  ImVec2 at(std::max(8.0f, centre_x - size.x * 0.5f), y);
   dl->AddRectFilled(ImVec2(at.x - 12, at.y - 6), ImVec2(at.x + size.x + 12, at.y + size.y + 6), IM_COL32(0, 0, 0, 170), 6);
   dl->AddText(font, size_px, at, color, text, nullptr, max_w);
   return at.y + size.y + 6;
@@ -347,17 +363,23 @@ static float draw_banner(const char* text, float y, float scale, ImU32 color, fl
 
 // Under the toolbar: a large "PAUSED" while time stands still, then the last error and
 // the last notice while they last. Messages come and go here, not in the HUD, so the HUD
-// keeps its size and the toolbar beside it stays put.
+// keeps its size and the toolbar beside it stays put. They keep to the map between the
+// HUD and the screen's edge, or between the debugger's top panels when it is open, and
+// wrap to that width; the help, opaque, hides them.
 static void draw_banners(const App& app) {
-  const float max_w = std::max(120.0f, ImGui::GetIO().DisplaySize.x - 40);
-  float y = std::max(toolbar_bottom(), 60.0f) + 12;
+  if (app.show_help) return;
+  const float w = ImGui::GetIO().DisplaySize.x;
+  float left = app.show_hud ? hud_right + 8 : 8, right = w - 8;
+  if (app.debugger.open) left = std::max(left, w * kPanelsLeftEnd + 8), right = std::min(right, w * kPanelsRightStart - 8);
+  const float centre = 0.5f * (left + right), max_w = std::max(80.0f, right - left - 24);
+  float y = (app.show_hud ? std::max(toolbar_bottom(), 60.0f) : 0.0f) + 12;
   if (app.paused) {
-    const bool narrow = ImGui::GetIO().DisplaySize.x < 700;
-    y = draw_banner(narrow ? "PAUSED" : "PAUSED  (Space resumes, . steps)", y, narrow ? 1.2f : 1.6f,
+    const bool narrow = max_w < 420;
+    y = draw_banner(narrow ? "PAUSED" : "PAUSED  (Space resumes, . steps)", centre, y, narrow ? 1.2f : 1.6f,
                     IM_COL32(255, 225, 130, 255), max_w) + 12;
   }
-  if (error_showing(app)) y = draw_banner(app.error.c_str(), y, 1.0f, kErrorColor, max_w) + 8;
-  if (notice_showing(app)) draw_banner(app.notice.c_str(), y, 1.0f, kNoticeColor, max_w);
+  if (error_showing(app)) y = draw_banner(app.error.c_str(), centre, y, 1.0f, kErrorColor, max_w) + 8;
+  if (notice_showing(app)) draw_banner(app.notice.c_str(), centre, y, 1.0f, kNoticeColor, max_w);
 }
 
 // Computed, not measured: the debugger places its panels on their first frame, before the

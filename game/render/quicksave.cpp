@@ -37,7 +37,7 @@ bool quicksave(App& app, std::string* err) {
 bool quickload(App& app, std::string* err) {
   const std::string path = quicksave_path();
   if (app.before_tick || app.after_tick) {
-    *err = printable(path) + ": quick load is off while recording or replaying";
+    *err = printable(path) + ": quick load is off " + world_locked(app);
     return false;
   }
   std::unique_ptr<Game> game = load_game(path, err);

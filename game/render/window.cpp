@@ -22,12 +22,14 @@ std::string file_name(const std::string& path) { return printable(std::filesyste
 
 void record_into(App& app, Recorder& recorder, const std::string& path) {
   app.session = "recording to " + file_name(path);
+  app.locked_because = "while recording (a recording follows one world)";
   app.before_tick = [&recorder](Game& g) { recorder.before_tick(g); };
   app.after_tick = [&recorder](Game& g) { recorder.after_tick(g); };
 }
 
 void play_back(App& app, Replayer& replayer, const std::string& path) {
   const std::string name = file_name(path), end = std::to_string(replayer.end_tick());
+  app.locked_because = "in a replay's window, after its end too (the replay checks one world, to the exit)";
   app.before_tick = [&replayer](Game& g) { replayer.before_tick(g); };
   // The HUD's line: how far, then live; a divergence pauses the game once, shows its
   // message, and stays on that line for good (a message under the toolbar fades).

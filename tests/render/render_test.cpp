@@ -478,6 +478,9 @@ TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
   h.frames(1);
   EXPECT_TRUE(h.game().pending_commands.empty());
   EXPECT_NE(h.app.notice.find("the tools are back at its end"), std::string::npos) << h.app.notice;
+  h.key(SDLK_4);  // the keys keep to the greyed toolbar too
+  h.frames(1);
+  EXPECT_EQ(h.app.tool, Tool::Bomb);
 
   h.app.paused = false;
   for (int i = 0; i < 100 && h.game().tick < replayer.end_tick(); ++i) h.frames(1);
@@ -487,6 +490,9 @@ TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
   EXPECT_EQ(h.app.session, "replay of run.rec ended at tick " + end + "; playing live");
   h.frames(1);
   EXPECT_FALSE(h.app.debugger.commands_off);
+  h.key(SDLK_F9);  // still one world to the exit: refused, saying why
+  h.frames(1);
+  EXPECT_NE(h.app.error.find("quick load is off in a replay's window, after its end too"), std::string::npos) << h.app.error;
   h.app.paused = true;
   h.frames(1);
   h.click(nest.nest_x, nest.nest_y);
@@ -771,6 +777,15 @@ TEST(RenderLayout, MessagesAndARecordingMoveNeitherTheToolbarNorThePanels) {
   ASSERT_TRUE(toolbar && hud);
   EXPECT_EQ(toolbar->Min.x, toolbar_x);
   EXPECT_EQ(hud->GetWidth(), hud_w);
+  // A longer session line (a replay's end) wraps in the HUD: the toolbar stays, and the
+  // panels open below however many lines it took.
+  h.app.session = "replay of a-recording-with-a-rather-long-name.rec ended at tick 2296; playing live";
+  h.frames(3);
+  toolbar = drawn_window("##toolbar"), hud = drawn_window("##hud"), pools = drawn_window("Pools");
+  ASSERT_TRUE(toolbar && hud && pools);
+  EXPECT_EQ(toolbar->Min.x, toolbar_x);
+  EXPECT_EQ(hud->GetWidth(), hud_w);
+  EXPECT_LE(hud->Max.y, pools->Min.y);
 }
 
 // The HUD's TPS turns orange when the world runs under 90 % of 60 x speed, judged a
