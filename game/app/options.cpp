@@ -57,9 +57,10 @@ CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
         const std::string range = " from " + std::to_string(lo) + " to " + std::to_string(hi);
         std::uint64_t v = 0;
         auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-        if (ec == std::errc::result_out_of_range || (ec == std::errc() && end == text.data() + text.size() && (v < lo || v > hi)))
-          return "'" + printable(text) + "' is outside the range" + range;
-        if (ec != std::errc() || end != text.data() + text.size()) return "'" + printable(text) + "' is not a whole number" + range;
+        // All digits, whether or not they fit in 64 bits; then in the range.
+        const bool digits = (ec == std::errc() || ec == std::errc::result_out_of_range) && end == text.data() + text.size();
+        if (!digits) return "'" + printable(text) + "' is not a whole number" + range;
+        if (ec != std::errc() || v < lo || v > hi) return "'" + printable(text) + "' is outside the range" + range;
         text = std::to_string(v);
         return {};
       },

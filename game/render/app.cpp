@@ -60,13 +60,19 @@ const char* tool_name(Tool t) {
 
 namespace {
 
-// The whole map, centred (H, Home; a resize keeps a view of it whole).
-void show_whole_map(App& app) {
+// The camera that shows the whole map, centred, on the current screen.
+Camera whole_map_camera(const App& app) {
   const Game& g = *app.game;
-  Camera& cam = app.camera;
+  Camera cam = app.camera;
   cam.zoom = fit_zoom(cam, float(g.width), float(g.height));
   cam.x = float(g.width) * 0.5f;
   cam.y = float(g.height) * 0.5f;
+  return cam;
+}
+
+// The whole map (H, Home; a resize keeps a view of it whole).
+void show_whole_map(App& app) {
+  app.camera = whole_map_camera(app);
   app.follow = false;
 }
 
@@ -85,11 +91,12 @@ void open_view(App& app) {
 
 // Whether the camera is where show_whole_map put it.
 bool shows_whole_map(const App& app) {
-  const Game& g = *app.game;
-  const Camera& cam = app.camera;
-  return cam.zoom == fit_zoom(cam, float(g.width), float(g.height)) && cam.x == float(g.width) * 0.5f &&
-         cam.y == float(g.height) * 0.5f;
+  const Camera whole = whole_map_camera(app);
+  return app.camera.zoom == whole.zoom && app.camera.x == whole.x && app.camera.y == whole.y;
 }
+
+// A tool used during a replay: the recording's commands alone act until its end.
+void say_tools_off(App& app) { show_notice(app, "the replay plays its recorded commands: the tools are back at its end"); }
 
 }  // namespace
 
@@ -302,7 +309,7 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
     return;
   }
   if (app.tools_off) {
-    if (first_press) show_notice(app, "the replay plays its recorded commands: the tools are back at its end");
+    if (first_press) say_tools_off(app);
     return;
   }
   Command c;
@@ -324,7 +331,7 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
   SDL_Keycode key = k.keysym.sym;
   if (key >= SDLK_1 && key <= SDLK_9) {
     // During a replay only Select, as on the greyed toolbar.
-    if (app.tools_off && key != SDLK_1) show_notice(app, "the replay plays its recorded commands: the tools are back at its end");
+    if (app.tools_off && key != SDLK_1) say_tools_off(app);
     else app.tool = Tool(key - SDLK_1);
     return;
   }
