@@ -29,6 +29,7 @@
 
 #include "debug_check.h"
 #include "game.h"
+#include "ui_text.h"
 
 namespace colony {
 
@@ -102,16 +103,36 @@ void plot_series(const char* label, const Series& s, const char* overlay, float 
   ImGui::PlotLines(label, points.data(), int(points.size()), 0, overlay, range.bottom, range.top, ImVec2(width, height));
 }
 
-// Places a window the first time it appears and again whenever the display's size changes
-// (dbg.place_again); in between ImGui remembers where the player put it. Positions are
-// fractions of the display so the layout holds at 1280x800 and larger. A window that
-// would start above min_top starts there instead and keeps its bottom edge.
-void place_window(const Debugger& dbg, float fx, float fy, float fw, float fh, float min_top = 0) {
-  ImVec2 d = ImGui::GetIO().DisplaySize;
-  float top = std::max(fy * d.y, min_top), bottom = (fy + fh) * d.y;
+// The wide layout's columns, as fractions of the display's width: Pools and the pool map
+// on the left, the inspector on the right, the screen's middle free for the game's banners.
+constexpr float kPanelsLeftEnd = 0.335f, kPanelsRightStart = 0.665f;
+
+// The narrow layout's column: half the display, but at least the Pools panel's lines.
+float narrow_column(float display_w) { return std::min(display_w, std::max(340.0f, 0.5f * display_w)); }
+
+struct Rect {
+  float x, y, w, h;
+};
+
+// Where a panel opens in the wide layout, as fractions of the display, so that the layout
+// holds at 1280x800 and larger. A panel under the toolbar starts below dbg.top_clear
+// instead when that is lower, and keeps its bottom edge.
+struct PanelPlace {
+  float x, y, w, h;
+  bool under_toolbar;
+};
+Rect wide_rect(const Debugger& dbg, const PanelPlace& p, ImVec2 display) {
+  float top = p.y * display.y, bottom = (p.y + p.h) * display.y;
+  if (p.under_toolbar) top = std::max(top, dbg.top_clear + 2);
+  return {p.x * display.x, top, p.w * display.x, std::max(bottom - top, 0.1f * display.y)};
+}
+
+// Places the next window the first time it appears and again whenever the display's size
+// changes (dbg.place_again); in between ImGui remembers where the player put it.
+void place_next(const Debugger& dbg, Rect r) {
   ImGuiCond cond = dbg.place_again ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(ImVec2(fx * d.x, top), cond);
-  ImGui::SetNextWindowSize(ImVec2(fw * d.x, std::max(bottom - top, 0.1f * d.y)), cond);
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), cond);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), cond);
 }
 
 unsigned long long next_random(unsigned long long& s) {
@@ -364,11 +385,9 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
     ImGui::TextWrapped("reserved unused %llu slots = %.1f KiB slack (%llu B each)", row.reserved_unused,
                 double(row.slack_bytes) / 1024.0, row.component_bytes);
     // What a fixed array of max_per_entity per owner would hold instead of `taken`.
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("fixed-max arrays: %llu slots (%.1fx), pool %.1f MiB", row.fixed_max_slots,
-                       row.taken ? double(row.fixed_max_slots) / double(row.taken) : 0.0,
-                       double(row.pool_bytes) / (1024.0 * 1024.0));
-    ImGui::PopStyleColor();
+    text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "fixed-max arrays: %llu slots (%.1fx), pool %.1f MiB",
+                         row.fixed_max_slots, row.taken ? double(row.fixed_max_slots) / double(row.taken) : 0.0,
+                         double(row.pool_bytes) / (1024.0 * 1024.0));
     draw_counters_table(row);
     char overlay[64];
     // Over the ticks seen so far (none right after a load: the numbers are the pool's now).
@@ -399,9 +418,7 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
   ImGui::PopID();
 }
 
-void draw_pools_window(Debugger& dbg, Game& g) {
-  place_window(dbg, 0.005f, 0.085f, kPanelsLeftEnd - 0.005f, 0.45f, dbg.top_clear + 2);
-  if (!ImGui::Begin("Pools", &dbg.show_pools)) { ImGui::End(); return; }
+void pools_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink&) {
   dbg.pools_shown = gather_pool_panel(*g.ecs);
   const PoolPanelData& d = dbg.pools_shown;
   ImGui::Text("tick %" PRIu64 "   entities %u / %u   simulated %u", g.tick, d.live_entities, d.max_entities,
@@ -410,7 +427,6 @@ void draw_pools_window(Debugger& dbg, Game& g) {
   ImGui::Text("failed creates %llu   refused spawns %" PRIu64, d.failed_creates, g.spawn_refused);
   plot_series("##alive", dbg.alive_history, "ants alive", 32, Scale::Span);
   for (size_t i = 0; i < d.pools.size(); ++i) draw_pool_row(dbg, i, d.pools[i]);
-  ImGui::End();
 }
 
 // [SECTION] Pool map window
@@ -496,10 +512,7 @@ void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayou
     }
 }
 
-void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
-  dbg.map_hover = PoolMapHit{};
-  place_window(dbg, 0.005f, 0.545f, 0.33f, 0.445f);
-  if (!ImGui::Begin("Pool map", &dbg.show_pool_map)) { ImGui::End(); return; }
+void pool_map_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   const ColonyEcs& ecs = *g.ecs;
   ImGui::SetNextItemWidth(125);
   if (ImGui::BeginCombo("##pool", pool_name(dbg.map_pool))) {
@@ -566,7 +579,6 @@ void draw_pool_map_window(Debugger& dbg, Game& g, DebugLink& link) {
     }
   }
   if (child) ImGui::EndChild();
-  ImGui::End();
 }
 
 // [SECTION] Entity inspector window
@@ -590,19 +602,14 @@ void draw_slot_table(const PoolSlots& ps) {
     else ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "BROKEN");
     // Wrapped to the column: a render piece's fields are wider than the panel.
     ImGui::TableNextColumn();
-    if (!s.added) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", s.data.c_str());
-    if (!s.added) ImGui::PopStyleColor();
+    text_wrapped_colored(ImGui::GetStyleColorVec4(s.added ? ImGuiCol_Text : ImGuiCol_TextDisabled), "%s", s.data.c_str());
   }
   ImGui::EndTable();
 }
 
-void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(dbg, kPanelsRightStart, 0.085f, 0.33f, 0.34f, dbg.top_clear + 2);
-  if (!ImGui::Begin("Entity inspector", &dbg.show_inspector)) { ImGui::End(); return; }
+void inspector_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   if (dbg.selected.is_null()) {
     ImGui::TextWrapped("Click an ant in the world or a cell in the pool map.");
-    ImGui::End();
     return;
   }
   InspectorData d = gather_inspector(*g.ecs, dbg.selected);
@@ -610,7 +617,6 @@ void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
   if (!d.found) {
     ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "stale handle: the entity is gone");
     if (ImGui::Button("clear")) select_entity(dbg, link, Handle{});
-    ImGui::End();
     return;
   }
   const Body& b = d.body;
@@ -648,14 +654,11 @@ void draw_inspector_window(Debugger& dbg, Game& g, DebugLink& link) {
       ImGui::TreePop();
     }
   }
-  ImGui::End();
 }
 
 // [SECTION] Chunks window
 
-void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(dbg, 0.665f, 0.435f, 0.12f, 0.30f);
-  if (!ImGui::Begin("Chunks", &dbg.show_chunks)) { ImGui::End(); return; }
+void chunks_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   int mode = int(dbg.chunk_mode);
   ImGui::SetNextItemWidth(-FLT_MIN);
   if (ImGui::Combo("##count", &mode, "all entities\0all but tiles\0ants (walks all)\0")) dbg.chunk_mode = ChunkCount(mode);
@@ -711,15 +714,14 @@ void draw_chunks_window(Debugger& dbg, Game& g, DebugLink& link) {
     }
   }
   ImGui::TextDisabled("warm: simulated\nblue: dormant\nwhite: sim region");
-  ImGui::End();
 }
 
 // [SECTION] Frame window
 
-void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
-  // Sampled every frame, whether or not the window is open, so the plots are full when
-  // opened: each system's slowest tick since the last frame, or while no tick ran (paused)
-  // the last tick's time again.
+// Sampled every frame, whether or not the panel is shown, so the plots are full when
+// opened: each system's slowest tick since the last frame, or while no tick ran (paused)
+// the last tick's time again.
+void sample_frame(Debugger& dbg, const Game& g, const FrameTimes& ft) {
   for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i) {
     float ms = dbg.ticks_since_draw > 0 ? dbg.tick_system_max[size_t(i)] : float(g.times.last_ms[size_t(i)]);
     dbg.system_history[size_t(i)].push(ms);
@@ -731,9 +733,9 @@ void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
   dbg.ui_history.push(float(ft.ui_ms));
   dbg.fps_history.push(float(ft.fps));
   dbg.tps_history.push(float(ft.tps));
-  if (!dbg.show_frame) return;
-  place_window(dbg, 0.34f, 0.72f, 0.32f, 0.27f);
-  if (!ImGui::Begin("Frame", &dbg.show_frame)) { ImGui::End(); return; }
+}
+
+void frame_panel(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink&) {
   ImGui::Text("FPS %.1f   TPS %.1f   tick %" PRIu64, ft.fps, ft.tps, g.tick);
   char overlay[96];
   auto row = [&](const char* name, const Series& s, const char* format = "%s %.3f ms (max %.3f)") {
@@ -748,7 +750,6 @@ void draw_frame_window(Debugger& dbg, Game& g, const FrameTimes& ft) {
   row("ui", dbg.ui_history);
   row("fps", dbg.fps_history, "%s %.1f (max %.1f)");
   row("tps", dbg.tps_history, "%s %.1f (max %.1f)");
-  ImGui::End();
 }
 
 // [SECTION] Stress window
@@ -766,16 +767,10 @@ void list_scenarios(Debugger& dbg) {
   dbg.scenarios_listed = true;
 }
 
-void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
-  place_window(dbg, 0.79f, 0.435f, 0.205f, 0.555f);
-  if (!ImGui::Begin("Stress", &dbg.show_stress)) { ImGui::End(); return; }
+void stress_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   // Wide enough for a count with its - and + buttons ("200" read "20" at 800 pixels).
   ImGui::PushItemWidth(std::max(110.0f, ImGui::GetContentRegionAvail().x * 0.5f));
-  if (dbg.commands_off) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.8f, 1, 1));
-    ImGui::TextWrapped("The replay plays its recorded commands: these come back at its end.");
-    ImGui::PopStyleColor();
-  }
+  if (dbg.commands_off) text_wrapped_colored(kSessionColor, "The replay plays its recorded commands: these come back at its end.");
   ImGui::BeginDisabled(dbg.commands_off);
 
   section_title("Spawn");
@@ -834,18 +829,78 @@ void draw_stress_window(Debugger& dbg, Game& g, DebugLink& link) {
   }
   ImGui::Text("checked %llu, violations %llu", dbg.validated_ticks, dbg.violation_count);
   if (dbg.validated_ticks) ImGui::TextDisabled("last run %.1f ms", dbg.validate_ms);
-  if (!dbg.first_violation.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.35f, 0.35f, 1));
-    ImGui::TextWrapped("first (tick %llu): %s", dbg.first_violation_tick, dbg.first_violation.c_str());
-    ImGui::PopStyleColor();
-  }
+  if (!dbg.first_violation.empty())
+    text_wrapped_colored(ImVec4(1, 0.35f, 0.35f, 1), "first (tick %llu): %s", dbg.first_violation_tick, dbg.first_violation.c_str());
   ImGui::PopItemWidth();
-  ImGui::End();
 }
 
 }  // namespace
 
 // [SECTION] draw_debugger
+
+namespace {
+
+// One panel: its window's title (and its tab's label in the narrow layout), the flag its
+// close box clears, where it opens in the wide layout, and what it draws inside.
+struct Panel {
+  const char* title;
+  const char* tab;
+  bool Debugger::*shown;
+  PanelPlace wide;
+  void (*draw)(Debugger&, Game&, const FrameTimes&, DebugLink&);
+};
+constexpr Panel kPanels[] = {
+    {"Pools", "Pools", &Debugger::show_pools, {0.005f, 0.085f, kPanelsLeftEnd - 0.005f, 0.45f, true}, pools_panel},
+    {"Pool map", "Pool map", &Debugger::show_pool_map, {0.005f, 0.545f, 0.33f, 0.445f, false}, pool_map_panel},
+    {"Entity inspector", "Inspector", &Debugger::show_inspector, {kPanelsRightStart, 0.085f, 0.33f, 0.34f, true}, inspector_panel},
+    {"Chunks", "Chunks", &Debugger::show_chunks, {0.665f, 0.435f, 0.12f, 0.30f, false}, chunks_panel},
+    {"Frame", "Frame", &Debugger::show_frame, {0.34f, 0.72f, 0.32f, 0.27f, false}, frame_panel},
+    {"Stress", "Stress", &Debugger::show_stress, {0.79f, 0.435f, 0.205f, 0.555f, false}, stress_panel},
+};
+const Panel& kPoolsPanel = kPanels[0];
+
+// A panel as a window of its own at `r`.
+void draw_panel_window(const Panel& p, Rect r, Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link) {
+  place_next(dbg, r);
+  if (ImGui::Begin(p.title, &(dbg.*p.shown))) p.draw(dbg, g, ft, link);
+  ImGui::End();
+}
+
+// Wide: every panel a window of its own, the map's middle free.
+void draw_wide(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link, ImVec2 display) {
+  for (const Panel& p : kPanels)
+    if (dbg.*p.shown) draw_panel_window(p, wide_rect(dbg, p.wide, display), dbg, g, ft, link);
+}
+
+// Narrow: one column on the left, the Pools panel at its top and the other panels as tabs
+// of one window under it, so that the map stays in view on the right. A click on an ant
+// in the world brings the inspector's tab forward.
+void draw_narrow(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link, ImVec2 display) {
+  const float column = narrow_column(display.x) - 4, top = dbg.top_clear + 2;
+  const float height = std::max(display.y - top - 4, 0.2f * display.y), pools_h = std::floor(0.45f * height);
+  if (dbg.show_pools) draw_panel_window(kPoolsPanel, {4, top, column, pools_h}, dbg, g, ft, link);
+  if (std::none_of(std::begin(kPanels) + 1, std::end(kPanels), [&](const Panel& p) { return dbg.*p.shown; })) return;
+  place_next(dbg, {4, top + pools_h + 4, column, height - pools_h - 4});
+  if (ImGui::Begin("Pool debugger", nullptr) && ImGui::BeginTabBar("panels")) {
+    for (const Panel& p : kPanels) {
+      if (&p == &kPoolsPanel || !(dbg.*p.shown)) continue;
+      const bool forward = p.draw == inspector_panel && dbg.inspector_to_front;
+      if (!ImGui::BeginTabItem(p.tab, &(dbg.*p.shown), forward ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+      dbg.tab_shown = p.title;
+      p.draw(dbg, g, ft, link);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+}  // namespace
+
+FreeSpan debugger_free_span(const Debugger& dbg, float display_w) {
+  if (dbg.narrow) return {narrow_column(display_w), display_w};
+  return {display_w * kPanelsLeftEnd, display_w * kPanelsRightStart};
+}
 
 void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link) {
   if (!g.ecs) return;
@@ -859,6 +914,7 @@ void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link
   if (!(link.selected == dbg.link_seen)) {
     dbg.selected = link.selected;
     dbg.link_seen = link.selected;
+    dbg.inspector_to_front = !link.selected.is_null();
   }
   if (dbg.pause_pending) {
     link.pause_request = true;
@@ -879,13 +935,13 @@ void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link
                                                std::abs(dbg.top_clear - dbg.placed_for_top) > 0.5f);
     dbg.placed_for_w = d.x, dbg.placed_for_h = d.y, dbg.placed_for_top = dbg.top_clear;
   }
-  if (dbg.show_pools) draw_pools_window(dbg, g);
-  if (dbg.show_pool_map) draw_pool_map_window(dbg, g, link);
-  else dbg.map_hover = PoolMapHit{};
-  if (dbg.show_inspector) draw_inspector_window(dbg, g, link);
-  if (dbg.show_chunks) draw_chunks_window(dbg, g, link);
-  draw_frame_window(dbg, g, ft);
-  if (dbg.show_stress) draw_stress_window(dbg, g, link);
+  dbg.narrow = d.x > 0 && d.x < kNarrowDisplay;
+  dbg.map_hover = PoolMapHit{};  // set again by the pool map when the mouse is over it
+  dbg.tab_shown = nullptr;
+  sample_frame(dbg, g, ft);
+  if (dbg.narrow) draw_narrow(dbg, g, ft, link, d);
+  else draw_wide(dbg, g, ft, link, d);
+  dbg.inspector_to_front = false;
 }
 
 }  // namespace colony

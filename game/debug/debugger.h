@@ -41,11 +41,6 @@ struct FrameTimes {
 //                  (camera_x, camera_y) in cells and clears the flag.
 //   pause_request: set by the debugger (violation, button); the window pauses and clears it.
 //   load_scenario: set by the debugger to a scenario path; the window loads it and clears it.
-// The debugger's top panels (Pools on the left, the Entity inspector on the right) leave
-// the screen's middle free, as fractions of the display width: the game's banners go there
-// while the debugger is open.
-inline constexpr float kPanelsLeftEnd = 0.335f, kPanelsRightStart = 0.665f;
-
 struct DebugLink {
   Handle selected;
   bool camera_jump = false;
@@ -77,6 +72,10 @@ struct PlotRange {
 };
 PlotRange plot_range(const Series& s, bool from_zero);
 
+// Below this display width the debugger keeps to one column on the left (the Pools panel,
+// the other panels as tabs of one window under it) and leaves the map on the right.
+inline constexpr float kNarrowDisplay = 1200;
+
 inline constexpr int kHistoryTicks = 1800;   // ~30 s at 60 ticks/s
 inline constexpr int kHistoryFrames = 600;   // ~10 s of frames
 inline constexpr int kMaxSystems = 8;        // per-system timers kept (Game::times)
@@ -99,6 +98,12 @@ struct Debugger {
   // outside the window where they cannot be dragged.
   float placed_for_w = 0, placed_for_h = 0, placed_for_top = 0;
   bool place_again = false;  // this frame: the display size, or top_clear, changed
+  // The layout of this frame: narrow below kNarrowDisplay pixels. In the narrow layout,
+  // the title of the panel whose tab was drawn (null in the wide one; tests read it), and
+  // a request to bring the inspector's tab forward (the player clicked an ant).
+  bool narrow = false;
+  const char* tab_shown = nullptr;
+  bool inspector_to_front = false;
 
   // Selection: the debugger's own, synced with DebugLink::selected.
   Handle selected;
@@ -198,5 +203,11 @@ void queue_random_kill(Debugger& dbg, Game& game);   // kill kill_percent % of a
 void draw_debugger(Debugger& dbg, Game& game, const FrameTimes& times, DebugLink& link);
 // The entity whose pieces the world view highlights (null when none).
 Handle debugger_highlight(const Debugger& dbg);
+// Where the game's banners go while the debugger is open: the span of the display's width
+// its top panels leave free (between Pools and the inspector, or right of the column).
+struct FreeSpan {
+  float left, right;
+};
+FreeSpan debugger_free_span(const Debugger& dbg, float display_w);
 
 }  // namespace colony

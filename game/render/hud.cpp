@@ -16,6 +16,7 @@
 
 #include "app.h"
 #include "debugger.h"
+#include "ui_text.h"
 
 namespace colony::render {
 
@@ -129,7 +130,6 @@ int session_lines(const App& app) {
 int compact_hud_lines(const App& app) { return 3 + session_lines(app); }
 const ImU32 kErrorColor = IM_COL32(255, 115, 90, 255);    // an error's message (a load, a save)
 const ImU32 kNoticeColor = IM_COL32(140, 242, 140, 255);  // a confirmation's (quick save, quick load)
-const ImVec4 kSessionColor(0.55f, 0.8f, 1, 1);  // recording or replaying: what and how far
 
 ImVec4 colony_imcolor(const Game& g, int colony) {
   if (colony < 0 || size_t(colony) >= g.colonies.size()) return ImVec4(1, 1, 1, 1);
@@ -370,7 +370,10 @@ static void draw_banners(const App& app) {
   if (app.show_help) return;
   const float w = ImGui::GetIO().DisplaySize.x;
   float left = app.show_hud ? hud_right + 8 : 8, right = w - 8;
-  if (app.debugger.open) left = std::max(left, w * kPanelsLeftEnd + 8), right = std::min(right, w * kPanelsRightStart - 8);
+  if (app.debugger.open) {
+    const FreeSpan free = debugger_free_span(app.debugger, w);
+    left = std::max(left, free.left + 8), right = std::min(right, free.right - 8);
+  }
   const float centre = 0.5f * (left + right), max_w = std::max(80.0f, right - left - 24);
   float y = (app.show_hud ? std::max(toolbar_bottom(), 60.0f) : 0.0f) + 12;
   if (app.paused) {

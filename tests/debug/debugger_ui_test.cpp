@@ -261,6 +261,61 @@ TEST_F(DebuggerUi, PanelsComeBackInsideTheWindowAfterItShrankAndGrew) {
   EXPECT_NEAR(stress.y, first.y * 1000 / 800, 1);
 }
 
+// Below kNarrowDisplay pixels the debugger keeps to one column on the left: the Pools
+// panel and one window of tabs under it, the map in view on the right (at 800 pixels the
+// six panels had left the Chunks and Stress panels too narrow for their labels). A click
+// on an ant in the world brings the inspector's tab forward; wide again, every panel is a
+// window of its own.
+TEST_F(DebuggerUi, ANarrowDisplayKeepsOneColumnOfPanelsAndTabs) {
+  const char* own_windows[] = {"Pool map", "Entity inspector", "Chunks", "Frame", "Stress"};
+  ImGui::GetIO().DisplaySize = ImVec2(800, 600);
+  dbg.top_clear = 90;
+  for (int i = 0; i < 3; ++i) step(0, 0, false);
+  EXPECT_TRUE(dbg.narrow);
+  ImGuiWindow* pools = ImGui::FindWindowByName("Pools");
+  ImGuiWindow* tabs = ImGui::FindWindowByName("Pool debugger");
+  ASSERT_TRUE(pools && pools->Active && tabs && tabs->Active);
+  for (const char* name : own_windows) {
+    ImGuiWindow* w = ImGui::FindWindowByName(name);
+    EXPECT_TRUE(!w || !w->Active) << name;
+  }
+  // One column below the toolbar, the other half of the display free.
+  EXPECT_GE(pools->Pos.y, 90);
+  EXPECT_LE(pools->Pos.y + pools->Size.y, tabs->Pos.y);
+  EXPECT_LE(tabs->Pos.y + tabs->Size.y, 600);
+  EXPECT_LE(std::max(pools->Pos.x + pools->Size.x, tabs->Pos.x + tabs->Size.x), 400.5f);
+  EXPECT_GE(debugger_free_span(dbg, 800).left, tabs->Pos.x + tabs->Size.x);
+  EXPECT_EQ(debugger_free_span(dbg, 800).right, 800);
+  // The first tab is the pool map, drawn with its cells.
+  EXPECT_STREQ(dbg.tab_shown, "Pool map");
+  EXPECT_GT(dbg.map_layout.columns, 0);
+  EXPECT_GE(dbg.map_origin_x, tabs->Pos.x);
+
+  Handle ant;
+  g->ecs->for_each_simulated([&](Record& r) {
+    if (ant.is_null() && is_ant(r.payload.kind)) ant = r.header.handle;
+  });
+  ASSERT_FALSE(ant.is_null());
+  link.selected = ant;  // the window's click
+  step(0, 0, false);
+  step(0, 0, false);  // ImGui selects a tab when it lays out the bar, the frame after
+  EXPECT_STREQ(dbg.tab_shown, "Entity inspector");
+  step(0, 0, false);
+  EXPECT_STREQ(dbg.tab_shown, "Entity inspector");  // and it stays forward
+  EXPECT_EQ(dbg.selected, ant);
+
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 800);
+  for (int i = 0; i < 3; ++i) step(0, 0, false);
+  EXPECT_FALSE(dbg.narrow);
+  EXPECT_EQ(dbg.tab_shown, nullptr);
+  EXPECT_FALSE(ImGui::FindWindowByName("Pool debugger")->Active);
+  for (const char* name : own_windows) {
+    ImGuiWindow* w = ImGui::FindWindowByName(name);
+    ASSERT_TRUE(w && w->Active) << name;
+    EXPECT_LE(w->Pos.x + w->Size.x, 1280) << name;
+  }
+}
+
 TEST_F(DebuggerUi, ViolationIsCountedNamedAndPauses) {
   dbg.validate_every_tick = true;
   step(0, 0, false);

@@ -688,12 +688,24 @@ std::optional<ImRect> drawn_window(const char* name) {
   return w->Rect();
 }
 
+// The debugger's windows below the toolbar at a display width: Pools and the Entity
+// inspector, or in a narrow display Pools and the window of tabs under it (which holds
+// the pool map and the inspector).
+struct TopPanels {
+  const char *pools = "Pools", *inspector, *pool_map;
+};
+TopPanels top_panels(int width) {
+  if (float(width) < kNarrowDisplay) return {"Pools", "Pool debugger", "Pool debugger"};
+  return {"Pools", "Entity inspector", "Pool map"};
+}
+
 // With the debugger open the HUD keeps to its first lines, above the Pools panel, the
 // toolbar ends above the Entity inspector, and the selected ant's summary (bottom left)
 // gives way to the debugger's inspector; each used to cover a panel (the toolbar at 700
 // pixels high). Closed, the HUD shows its colony table again.
 class RenderLayout : public testing::TestWithParam<std::pair<int, int>> {};
-INSTANTIATE_TEST_SUITE_P(WindowSizes, RenderLayout, testing::Values(std::pair{1280, 800}, std::pair{1024, 700}));
+INSTANTIATE_TEST_SUITE_P(WindowSizes, RenderLayout,
+                         testing::Values(std::pair{1280, 800}, std::pair{1024, 700}, std::pair{640, 480}));
 
 TEST_P(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
   Harness h(data("nests.json"), GetParam().first, GetParam().second);
@@ -706,15 +718,20 @@ TEST_P(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
   h.app.paused = true;
   h.app.debugger.open = true;
   h.frames(2);
-  std::optional<ImRect> hud = drawn_window("##hud"), pools = drawn_window("Pools"), map = drawn_window("Pool map");
+  const TopPanels names = top_panels(GetParam().first);
+  std::optional<ImRect> hud = drawn_window("##hud"), pools = drawn_window(names.pools), map = drawn_window(names.pool_map);
   ASSERT_TRUE(hud && pools && map);
   EXPECT_LE(hud->Max.y, pools->Min.y);
   EXPECT_FALSE(hud->Overlaps(*pools));
-  std::optional<ImRect> toolbar = drawn_window("##toolbar"), inspector = drawn_window("Entity inspector");
+  std::optional<ImRect> toolbar = drawn_window("##toolbar"), inspector = drawn_window(names.inspector);
   ASSERT_TRUE(toolbar && inspector);
   EXPECT_FALSE(toolbar->Overlaps(*inspector));
   EXPECT_FALSE(toolbar->Overlaps(*pools));
   EXPECT_FALSE(drawn_window("##inspector"));
+  // Narrow, the ant the window selected brought the inspector's tab forward.
+  if (float(GetParam().first) < kNarrowDisplay) {
+    EXPECT_STREQ(h.app.debugger.tab_shown, "Entity inspector");
+  }
 
   float compact_height = hud->GetHeight();
   h.app.debugger.open = false;
@@ -746,7 +763,7 @@ TEST(RenderLayout, TheToolbarAndTheHelpStayInsideANarrowWindow) {
     h.app.debugger.open = true;
     h.frames(3);
     toolbar = drawn_window("##toolbar");
-    std::optional<ImRect> pools = drawn_window("Pools"), inspector = drawn_window("Entity inspector");
+    std::optional<ImRect> pools = drawn_window(top_panels(w).pools), inspector = drawn_window(top_panels(w).inspector);
     ASSERT_TRUE(toolbar && pools && inspector);
     EXPECT_FALSE(toolbar->Overlaps(*pools)) << "width " << w;
     EXPECT_FALSE(toolbar->Overlaps(*inspector)) << "width " << w;
