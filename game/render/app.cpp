@@ -231,7 +231,8 @@ void show_notice(App& app, std::string text) {
   app.notice_until = app.seconds + 3;
 }
 void clear_error(App& app) { app.error.clear(), app.error_until = 0; }
-std::string world_locked(const App& app) {
+std::string load_refusal(const App& app) {
+  if (!app.before_tick && !app.after_tick) return "";
   return app.locked_because.empty() ? "while recording or replaying" : app.locked_because;
 }
 bool error_showing(const App& app) { return !app.error.empty() && app.seconds < app.error_until; }
@@ -694,9 +695,8 @@ bool app_frame(App& app) {
   if (!app.link.load_scenario.empty()) {
     std::string path = std::move(app.link.load_scenario), err;
     app.link.load_scenario.clear();
-    // A recording or a replay belongs to one world: it cannot continue in another.
-    if (app.before_tick || app.after_tick)
-      show_error(app, path + ": loading a scenario is off " + world_locked(app));
+    if (const std::string why = load_refusal(app); !why.empty())
+      show_error(app, path + ": loading a scenario is off " + why);
     else if (!app_load_scenario(app, path, &err))
       show_error(app, err);
   }

@@ -162,8 +162,10 @@ constexpr double kErrorSeconds = 10;
 void show_error(App& app, std::string text);
 void show_notice(App& app, std::string text);
 void clear_error(App& app);
-// How a refused load says why: "while recording", "in a replay's window ...".
-std::string world_locked(const App& app);
+// Why loading another world is refused now ("while recording", "in a replay's window
+// ..."), or empty when it is not: a recording or a replay belongs to one world, and its
+// hooks run until the window closes.
+std::string load_refusal(const App& app);
 bool error_showing(const App& app);
 bool notice_showing(const App& app);
 

@@ -36,8 +36,8 @@ bool quicksave(App& app, std::string* err) {
 
 bool quickload(App& app, std::string* err) {
   const std::string path = quicksave_path();
-  if (app.before_tick || app.after_tick) {
-    *err = printable(path) + ": quick load is off " + world_locked(app);
+  if (const std::string why = load_refusal(app); !why.empty()) {
+    *err = printable(path) + ": quick load is off " + why;
     return false;
   }
   std::unique_ptr<Game> game = load_game(path, err);
