@@ -30,24 +30,24 @@ struct Handle {
 
 // Every pool entry knows who owns it: the owner's handle, the chunk it lives in and
 // its position in the owner's slot list. Swap-with-last removal uses this to rewire
-// the moved entry's owner in O(1). owner_index == 0 marks an entry being released.
-// 8 bytes, because a mass release moves each survivor's back-pointer with its component
-// (a bomb's release measured 10 % faster than with the 12 bytes of a full handle). The
-// owner's handle keeps its index whole and the low kGenerationCheckBits bits of its
+// the moved entry's owner in O(1).
+// 8 bytes, because a mass release moves each survivor's back-pointer with its component.
+// The owner's handle keeps its index whole and the low kGenerationCheckBits bits of its
 // generation: a rewire goes by the index alone (an entry's owner is alive by invariant),
 // and the directory holds the whole generation (World::owner_of); the bits are the
 // validator's cross-check that the entry's owner is still the entity that reserved it.
-inline constexpr u32 kMaxEntityIndex = (1u << 28) - 1;  // largest index a back-pointer can name
-inline constexpr u32 kMaxChunks = 1u << 22;             // chunks a back-pointer can name
-inline constexpr u32 kMaxLocal = 1u << 6;               // slots per entity in one pool
-inline constexpr u32 kGenerationCheckBits = 8;
+inline constexpr u32 kOwnerIndexBits = 28, kGenerationCheckBits = 8, kChunkBits = 22, kLocalBits = 6;
+static_assert(kOwnerIndexBits + kGenerationCheckBits + kChunkBits + kLocalBits == 64, "a back-pointer is one 64-bit word");
+inline constexpr u32 kMaxEntityIndex = (1u << kOwnerIndexBits) - 1;  // largest index a back-pointer can name
+inline constexpr u32 kMaxChunks = 1u << kChunkBits;                 // chunks a back-pointer can name
+inline constexpr u32 kMaxLocal = 1u << kLocalBits;                  // slots per entity in one pool
 constexpr u32 generation_check(u32 generation) { return generation & ((1u << kGenerationCheckBits) - 1); }
 
 struct BackPointer {
-  u64 owner_index : 28;                         // up to kMaxEntityIndex
+  u64 owner_index : kOwnerIndexBits;            // up to kMaxEntityIndex
   u64 owner_generation : kGenerationCheckBits;  // generation_check(owner's generation)
-  u64 chunk : 22;                               // below kMaxChunks
-  u64 local : 6;                                // below kMaxLocal
+  u64 chunk : kChunkBits;                       // below kMaxChunks
+  u64 local : kLocalBits;                       // below kMaxLocal
   // Whether this entry names h as its owner (index, and generation as far as it keeps it).
   constexpr bool names(Handle h) const { return owner_index == h.index && owner_generation == generation_check(h.generation); }
 };

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cassert>
 #include <cstring>
+#include <limits>
 
 #include "bits.h"
 #include "lookahead.h"
@@ -13,8 +14,10 @@
 namespace ecs {
 
 EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
-  if (config_.block_records == 0) config_.block_records = 32;
-  if (config_.block_records > 65536) config_.block_records = 65536;  // DirEntry::offset is a u16
+  // DirEntry::offset is a u16: a block holds at most 65,536 records.
+  constexpr u32 kMaxBlockRecords = u32(std::numeric_limits<u16>::max()) + 1;
+  if (config_.block_records == 0) config_.block_records = kDefaultBlockRecords;
+  config_.block_records = std::min(config_.block_records, kMaxBlockRecords);
   // A power of two: the position of a list's last record is then a mask, not a division
   // (freeing a record asks for it up to three times, and a division costs tens of cycles).
   config_.block_records = std::bit_ceil(config_.block_records);
@@ -74,13 +77,7 @@ bool EntityStore::push(BlockList& list, u32* block, u32* offset) {
 void EntityStore::remove(BlockList& list, u32 block, u32 offset) {
   assert(list.count > 0);
   u32 last_offset = (list.count - 1) & block_mask_;
-  if (block != list.last || offset != last_offset) {
-    RecordHeader* dst = at(block, offset);
-    std::memcpy(dst, at(list.last, last_offset), config_.record_size);
-    DirEntry& moved = entry(dst->handle.index);
-    moved.block = block;
-    moved.offset = u16(offset);
-  }
+  if (block != list.last || offset != last_offset) relocate(at(list.last, last_offset), block, offset);
   --list.count;
   if (last_offset == 0) {  // the last block is now empty: give it back
     u32 b = list.last;
@@ -202,13 +199,8 @@ void EntityStore::end_batch_free() {
     prefetch_for_write(at_place(p));
     return true;
   });
-  for (u32 hole, from; holes.next(hole) && survivors.next(from);) {
-    RecordHeader* dst = at_place(hole);
-    std::memcpy(dst, at_place(from), config_.record_size);
-    DirEntry& moved = entry(dst->handle.index);
-    moved.block = ranked_block_[hole >> block_shift_];
-    moved.offset = u16(hole & block_mask_);
-  }
+  for (u32 hole, from; holes.next(hole) && survivors.next(from);)
+    relocate(at_place(from), ranked_block_[hole >> block_shift_], hole & block_mask_);
   clear_bits(dead_places_.get(), batch_first_hole_, count);
   // The blocks past the new end go back, the last first (as destroy() gives them back).
   u32 keep = (new_count + block_mask_) >> block_shift_, used = (count + block_mask_) >> block_shift_;
@@ -223,6 +215,23 @@ void EntityStore::end_batch_free() {
   batch_dead_ = 0;
 }
 
+// Push first (it may take a block), copy, then remove the old place (the list's last
+// record fills it).
+bool EntityStore::transfer(u32 index, BlockList& from, BlockList& to) {
+  u32 block, offset;
+  if (!push(to, &block, &offset)) return false;
+  const DirEntry& d = entry(index);
+  const u32 old_block = d.block, old_offset = d.offset;
+  relocate(record_of_index(index), block, offset);  // the entry names the new place now
+  remove(from, old_block, old_offset);
+  return true;
+}
+
+bool EntityStore::batch_scratch_clear() const {
+  const size_t words = (size_t(total_blocks_) << block_shift_) / 64 + 1;
+  return std::all_of(dead_places_.get(), dead_places_.get() + words, [](u64 w) { return w == 0; });
+}
+
 RecordHeader* EntityStore::move_chunk(Handle h, u32 new_chunk) {
   if (!alive(h) || new_chunk >= config_.chunk_count) return nullptr;
   DirEntry& d = entry(h.index);
@@ -230,14 +239,8 @@ RecordHeader* EntityStore::move_chunk(Handle h, u32 new_chunk) {
   if (Tier(d.tier) == Tier::Simulated) {
     unlink_sim(h.index, d.chunk);
     link_sim(h.index, new_chunk);
-  } else {
-    u32 block, offset;
-    // Push first (may take a block), then copy, then remove the old record.
-    if (!push(dormant_[new_chunk], &block, &offset)) return nullptr;
-    std::memcpy(at(block, offset), record_of_index(h.index), config_.record_size);
-    remove(dormant_[d.chunk], d.block, d.offset);
-    d.block = block;
-    d.offset = u16(offset);
+  } else if (!transfer(h.index, dormant_[d.chunk], dormant_[new_chunk])) {
+    return nullptr;
   }
   d.chunk = new_chunk;
   RecordHeader* r = record_of_index(h.index);
@@ -249,16 +252,11 @@ RecordHeader* EntityStore::set_tier(Handle h, Tier tier) {
   if (!alive(h) || tier == Tier::Free) return nullptr;
   DirEntry& d = entry(h.index);
   if (Tier(d.tier) == tier) return record_of_index(h.index);
-  u32 block, offset;
-  if (!push(list_for(tier, d.chunk), &block, &offset)) return nullptr;
-  std::memcpy(at(block, offset), record_of_index(h.index), config_.record_size);
-  remove(list_for(Tier(d.tier), d.chunk), d.block, d.offset);
+  if (!transfer(h.index, list_for(Tier(d.tier), d.chunk), list_for(tier, d.chunk))) return nullptr;
   if (tier == Tier::Simulated) link_sim(h.index, d.chunk);
   else unlink_sim(h.index, d.chunk);
-  d.block = block;
-  d.offset = u16(offset);
   d.tier = u8(tier);
-  RecordHeader* r = at(block, offset);
+  RecordHeader* r = record_of_index(h.index);
   r->tier = u8(tier);
   return r;
 }

@@ -14,6 +14,7 @@
 // Records are only ever moved by memcpy between blocks; the directory is updated
 // with them, so a handle finds its record in O(1) in both tiers.
 #pragma once
+#include <cstring>
 #include <vector>
 
 #include "buffer.h"
@@ -65,12 +66,15 @@ struct BlockList {
   u32 count = 0;
 };
 
+// Records per storage block when a config does not say.
+inline constexpr u32 kDefaultBlockRecords = 32;
+
 struct StoreConfig {
   u32 max_entities = 0;     // live entities at once (index 0 is extra and never used)
   u32 record_size = 0;      // bytes per record, header included
   u32 record_align = 8;
   u32 chunk_count = 1;
-  u32 block_records = 32;   // records per storage block (rounded up to a power of two)
+  u32 block_records = kDefaultBlockRecords;  // records per storage block (rounded up to a power of two)
   u32 entity_extra_bytes = 0;  // kept beside each directory entry (see entity_extra)
 };
 
@@ -135,6 +139,9 @@ class EntityStore {
   void begin_batch_free();
   void free_in_batch(u32 index);
   void end_batch_free();
+  // Whether the batched free's bitmap is all zero, as it must be between batches (the
+  // validator asks).
+  bool batch_scratch_clear() const;
 
   // Iteration helpers: the record at position i of a block list walk.
   u32 block_records() const { return config_.block_records; }
@@ -198,12 +205,24 @@ class EntityStore {
   }
 
  private:
-  friend struct SnapshotAccess;  // snapshot.h writes and restores the storage exactly
+  friend struct SnapshotAccess;    // snapshot.h writes and restores the storage exactly
+  friend struct WorldTestAccess;   // tests/ecs reach the batched free's scratch to dirty it
   BlockList& list_for(Tier tier, u32 chunk) { return tier == Tier::Simulated ? simulated_ : dormant_[chunk]; }
   // Appends a record slot to a list; returns false when no block is free.
   bool push(BlockList& list, u32* block, u32* offset);
   // Removes the record at (block, offset) from the list, filling the hole with the last.
   void remove(BlockList& list, u32 block, u32 offset);
+  // Copies a record to (block, offset) and points its directory entry there.
+  void relocate(const RecordHeader* src, u32 block, u32 offset) {
+    RecordHeader* dst = at(block, offset);
+    std::memcpy(dst, src, config_.record_size);
+    DirEntry& moved = entry(dst->handle.index);
+    moved.block = block;
+    moved.offset = u16(offset);
+  }
+  // Moves a live index's record from one list to the end of another; false when no block
+  // is left for it.
+  bool transfer(u32 index, BlockList& from, BlockList& to);
   // The record at a place of the simulated store, counted in chain order (batched free
   // only: begin_batch_free numbers the blocks).
   RecordHeader* at_place(u32 place) { return at(ranked_block_[place >> block_shift_], place & block_mask_); }
@@ -232,8 +251,9 @@ class EntityStore {
   Buffer<BlockList> dormant_;
   Buffer<u32> sim_head_, sim_count_;
   Buffer<SimLink> sim_links_;  // one per index (0 = none)
-  // Scratch of the batched free (all zero between batches): each block's place in the
-  // simulated chain and the block at each place, and one bit per record place.
+  // Scratch of the batched free: each block's place in the simulated chain and the block
+  // at each place (numbered again by every begin_batch_free), and one bit per record
+  // place (all zero between batches).
   Buffer<u32> block_rank_, ranked_block_;
   Buffer<u64> dead_places_;
   u32 batch_dead_ = 0, batch_first_hole_ = kNone;

@@ -9,12 +9,15 @@
 //   [SECTION] Iteration and spatial queries
 //   [SECTION] Stats
 //   [SECTION] Validator
-//   [SECTION] Batched release internals (private)
+//   [SECTION] Private helpers: room, rewires
+//   [SECTION] Batched release internals
+//   [SECTION] Validator internals
 //
 // Every pool operation is written once, as a template over the component type.
 // None of them allocates: all memory is taken when the world is created.
 #pragma once
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -94,15 +97,16 @@ class World {
   // Records live in the store's arena, which promises the alignment of any ordinary type.
   static_assert(alignof(Record) <= alignof(std::max_align_t), "a payload may not need more alignment than std::max_align_t");
 
+  static constexpr u32 kDefaultSwapReleaseMax = 256;
   struct Config {
     u32 max_entities = 0;
     ChunkGrid grid;
     std::array<u32, kPoolCount> pool_capacity{};
-    u32 block_records = 32;  // records per storage block, rounded up to a power of two
+    u32 block_records = kDefaultBlockRecords;  // records per storage block, rounded up to a power of two
     // A batch of at most this many entities is released one entity at a time by
     // swap-with-last (as destroy() does): for a few victims that beats the batch's extra
     // passes. Larger batches take the batched release (tail fill or compaction).
-    u32 swap_release_max = 256;
+    u32 swap_release_max = kDefaultSwapReleaseMax;
   };
 
   // Compaction is chosen when the survivors it would move (those past the first hole)
@@ -191,7 +195,9 @@ class World {
   // walk over the entities collected instead of changing storage under its feet. A moved
   // entity's directory row and pool entries are cold (a dormant walk reaches them once in
   // many ticks), so each move's row is prefetched 2 x kMoveAhead moves ahead and, once it
-  // has arrived, the back-pointers of its slots kMoveAhead ahead. Returns the moves made.
+  // has arrived, the back-pointers of its slots kMoveAhead ahead. Returns how many moves
+  // were made in full (a move whose tier change found no storage block left has changed
+  // chunk only, and is not counted).
   struct ChunkMove {
     Handle h;
     u32 chunk;
@@ -205,8 +211,7 @@ class World {
       if (i + kMoveAhead < n && alive(moves[i + kMoveAhead].h)) (prefetch_back_pointers<Cs>(moves[i + kMoveAhead].h.index), ...);
       const ChunkMove& m = moves[i];
       if (move_chunk(m.h, m.chunk) != Result::Ok) continue;
-      set_tier(m.h, m.tier);
-      ++moved;
+      moved += set_tier(m.h, m.tier) == Result::Ok;
     }
     return moved;
   }
@@ -224,7 +229,10 @@ class World {
   template <class C> const auto& list_at(u32 index) const {
     return static_cast<const Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(lists(index)).list;
   }
-  template <class C> C& component(const Record& r, u32 local) { return pool<C>().items[list<C>(r).slot[local]]; }
+  template <class C> C& component(const Record& r, u32 local) {
+    assert(local < list<C>(r).added);
+    return pool<C>().items[list<C>(r).slot[local]];
+  }
 
   // Reserves n more slots for h, all or nothing.
   template <class C>
@@ -341,9 +349,13 @@ class World {
   // release as apply_destructions() (one mark pass, then each pool closes its holes; a
   // batch of at most Config::swap_release_max goes one entity at a time). Stale handles
   // and duplicates are skipped; a queued entity leaves the queue. Not for use while
-  // iterating (as destroy()), and not with pending_destructions() as the batch.
+  // iterating (as destroy()), and not with pending_destructions() as the batch: taking a
+  // victim off the queue moves the queue's last entry into a place the walk has passed.
   // Returns how many entities died.
-  u32 destroy_batch(std::span<const Handle> batch) { return destroy_entities<MarkMode::FreeAndUnqueue>(batch); }
+  u32 destroy_batch(std::span<const Handle> batch) {
+    assert(!aliases_queue(batch) && "destroy_batch: use apply_destructions() for the queue");
+    return destroy_entities<MarkMode::FreeAndUnqueue>(batch);
+  }
 
   // Deferred destruction: the entity stays alive and resolvable until apply_destructions().
   // The dying flag is set in the directory and mirrored in the record header, so a system
@@ -442,19 +454,24 @@ class World {
 
   // [SECTION] Validator
 
-  // Walks every entity, every chunk and every pool entry. Returns at most max_reports
-  // violations (the rest are only counted in the last message).
+  // Walks every entity, every chunk and every pool entry, and checks that the batched
+  // release's scratch bitmaps are clear. Returns at most max_reports violations (the rest
+  // are only counted in the last message). Reads only: the const_cast is for the store's
+  // walks, which hand out writable records.
   std::vector<Violation> validate(size_t max_reports = 256) const {
     Validation v{max_reports};
     auto& self = const_cast<World&>(*this);
     self.validate_entities(v);
     (self.template validate_pool<Cs>(v), ...);
+    if (!store_.batch_scratch_clear()) v.report("", kNone, {}, "the store's batched-free bitmap has bits set between batches");
     if (v.dropped) v.out.push_back({"", kNone, {}, std::to_string(v.dropped) + " more violations not listed"});
     return std::move(v.out);
   }
 
  private:
-  friend struct SnapshotAccess;  // snapshot.h writes and restores the world exactly
+  friend struct SnapshotAccess;    // snapshot.h writes and restores the world exactly
+  friend struct WorldTestAccess;   // tests/ecs reach the release's scratch to dirty it
+  // [SECTION] Private helpers: room, rewires
   template <class C>
   static constexpr size_t index_of() {
     constexpr bool matches[] = {std::is_same_v<C, Cs>...};
@@ -504,13 +521,24 @@ class World {
     return true;
   }
 
-  // Points the owner of entry s at s (the entry has just moved there).
+  // Points the owner of entry s at s (the entry has just moved there). The batch passes
+  // count their rewires once at the end; rewire() counts each.
   template <class C>
-  void rewire(Pool<C>& p, u32 s) {
+  void point_owner_at(Pool<C>& p, u32 s) {
     const BackPointer& bp = p.owners[s];
     list_at<C>(bp.owner_index).slot[bp.local] = s;
+  }
+  template <class C>
+  void rewire(Pool<C>& p, u32 s) {
+    point_owner_at(p, s);
     p.count(&PoolCounters::rewires);
   }
+  // Whether a batch lies in the destruction queue's buffer.
+  bool aliases_queue(std::span<const Handle> batch) const {
+    const auto begin = reinterpret_cast<std::uintptr_t>(pending_.get()), at = reinterpret_cast<std::uintptr_t>(batch.data());
+    return at >= begin && at < begin + sizeof(Handle) * store_.max_entities();
+  }
+
   // [SECTION] Batched release internals
 
   // How many victims (or pool entries) ahead the batch passes prefetch.
@@ -634,13 +662,10 @@ class World {
   bool is_dead(u32 s) const { return test_bit(dead_bits_[index_of<C>()].get(), s); }
 
   // Pass 2 for pool C: closes the holes the marked entries leave, in one of two ways,
-  // each moving every survivor at most once:
-  //   tail fill — the live entries past the new end move into the holes below it,
-  //               lowest hole first (work ~ holes);
-  //   compact   — one stable sweep from the first hole, survivors slide down in order
-  //               (work ~ pool tail; keeps each entity's entries in their order).
-  // Both find the dead through the bitmap; a moved survivor's owner row is prefetched
-  // kRowAhead entries before the move rewires it. The bitmap is cleared behind them.
+  // each moving every survivor at most once: tail fill (work ~ holes) or compaction
+  // (work ~ pool tail; keeps each entity's entries in their order). Both find the dead
+  // through the bitmap; a moved survivor's owner row is prefetched kRowAhead entries
+  // before the move rewires it. The bitmap is cleared behind them.
   template <class C>
   void close_holes(ReleaseStrategy strategy) {
     constexpr size_t I = index_of<C>();
@@ -650,48 +675,59 @@ class World {
     u32 taken = p.stats.taken, new_taken = taken - dead;
     bool compact = strategy == ReleaseStrategy::Compact ||
                    (strategy == ReleaseStrategy::Auto && u64(taken - first_hole - dead) * kCompactDivisor <= dead);
-    u64 rewires = 0;
-    if (compact) {
-      u32 w = first_hole;
-      for (u32 s = first_hole; s < taken; ++s) {
-        if (s + kRowAhead < taken) prefetch_owner_row(p, s + kRowAhead);
-        if (is_dead<C>(s)) continue;
-        if (s != w) {
-          p.move_entry(s, w);
-          point_owner_at(p, w);
-          ++rewires;
-        }
-        ++w;
-      }
-    } else {
-      // The holes below new_taken, lowest first, each prefetched kHoleAhead holes before
-      // its move (a hole is a victim's entry, cold).
-      SetBits hole_bits{dead_bits_[I].get(), first_hole, new_taken};
-      std::array<u32, kHoleAhead> ring;
-      auto holes = lookahead(ring, [&](u32& h) {
-        if (!hole_bits.next(h)) return false;
-        prefetch_for_write(&p.items[h]);
-        prefetch_for_write(&p.owners[h]);
-        return true;
-      });
-      u32 tail = taken;
-      for (u32 hole; holes.next(hole); ++rewires) {
-        do { --tail; } while (is_dead<C>(tail));
-        // kRowAhead entries below: the survivor's owner row and its entry (the tail is read
-        // downwards, and the hardware's stream prefetch stops at every page boundary).
-        if (tail >= kRowAhead) {
-          prefetch_owner_row(p, tail - kRowAhead);
-          prefetch_for_read(&p.items[tail - kRowAhead]);
-        }
-        p.move_entry(tail, hole);
-        point_owner_at(p, hole);
-      }
-    }
+    u64 rewires = compact ? compact_holes(p, first_hole, taken) : tail_fill_holes(p, first_hole, new_taken, taken);
     clear_bits(dead_bits_[I].get(), first_hole, taken);
     p.stats.taken = new_taken;
     p.count(&PoolCounters::removes, dead);
     p.count(&PoolCounters::rewires, rewires);
     last_strategy_[I] = compact ? ReleaseStrategy::Compact : ReleaseStrategy::TailFill;
+  }
+
+  // Compaction: one stable sweep from the first hole to the end, the survivors sliding
+  // down in order. Returns the moves (each a rewire).
+  template <class C>
+  [[gnu::always_inline]] u64 compact_holes(Pool<C>& p, u32 first_hole, u32 taken) {
+    u64 rewires = 0;
+    u32 w = first_hole;
+    for (u32 s = first_hole; s < taken; ++s) {
+      if (s + kRowAhead < taken) prefetch_owner_row(p, s + kRowAhead);
+      if (is_dead<C>(s)) continue;
+      if (s != w) {
+        p.move_entry(s, w);
+        point_owner_at(p, w);
+        ++rewires;
+      }
+      ++w;
+    }
+    return rewires;
+  }
+  // Tail fill: the survivors past the new end move into the holes below it, lowest hole
+  // first, the highest survivor first. Each hole is prefetched kHoleAhead holes before its
+  // move (a hole is a victim's entry, cold). Returns the moves (each a rewire).
+  template <class C>
+  [[gnu::always_inline]] u64 tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken, u32 taken) {
+    u64 rewires = 0;
+    SetBits hole_bits{dead_bits_[index_of<C>()].get(), first_hole, new_taken};
+    std::array<u32, kHoleAhead> ring;
+    auto holes = lookahead(ring, [&](u32& h) {
+      if (!hole_bits.next(h)) return false;
+      prefetch_for_write(&p.items[h]);
+      prefetch_for_write(&p.owners[h]);
+      return true;
+    });
+    u32 tail = taken;
+    for (u32 hole; holes.next(hole); ++rewires) {
+      do { --tail; } while (is_dead<C>(tail));
+      // kRowAhead entries below: the survivor's owner row and its entry (the tail is read
+      // downwards, and the hardware's stream prefetch stops at every page boundary).
+      if (tail >= kRowAhead) {
+        prefetch_owner_row(p, tail - kRowAhead);
+        prefetch_for_read(&p.items[tail - kRowAhead]);
+      }
+      p.move_entry(tail, hole);
+      point_owner_at(p, hole);
+    }
+    return rewires;
   }
 
   // Prefetch helpers: each names the lines a batch pass or a create will touch soon.
@@ -777,15 +813,7 @@ class World {
   // cold (close of a 50 % kill: 87 -> 76 ns per victim).
   template <class C>
   void prefetch_owner_row(Pool<C>& p, u32 s) {
-    u32 o = p.owners[s].owner_index;
-    if (o == 0) return;
-    prefetch_for_write(&list_at<C>(o).slot[p.owners[s].local]);
-  }
-  // rewire() without its per-entry counter: the batch passes count once at the end.
-  template <class C>
-  void point_owner_at(Pool<C>& p, u32 s) {
-    const BackPointer& bp = p.owners[s];
-    list_at<C>(bp.owner_index).slot[bp.local] = s;
+    prefetch_for_write(&list_at<C>(p.owners[s].owner_index).slot[p.owners[s].local]);
   }
 
   // Frees entry s by moving the pool's last entry into it and rewiring that entry's owner.
@@ -824,10 +852,16 @@ class World {
   template <class C>
   void reset_tick() { pool<C>().stats.tick = PoolCounters{}; }
 
+  // [SECTION] Validator internals
+
+  // One validation's findings, and what the entities hold per pool, summed over the walk
+  // and compared with each pool's stats at the end.
   struct Validation {
     size_t max;
     std::vector<Violation> out{};
     size_t dropped = 0;
+    std::array<u64, kPoolCount> reserved{}, unused{}, owners{};
+    std::array<std::array<u32, PoolStats::kMaxHistogram>, kPoolCount> histogram{};
     void report(const char* pool, u32 entry, Handle h, std::string what) {
       if (out.size() < max) out.push_back({pool, entry, h, std::move(what)});
       else ++dropped;
@@ -862,16 +896,13 @@ class World {
       if (!bp.names(h) || bp.local != k || bp.chunk != r.header.chunk)
         v.report(C::kPoolName, s, h, "back-pointer does not round-trip (slot " + std::to_string(k) + ")");
     }
-    v_reserved_[index_of<C>()] += l.reserved;
-    v_unused_[index_of<C>()] += u32(l.reserved - l.added);
-    if (l.reserved) { ++v_hist_[index_of<C>()][l.added]; ++v_owners_[index_of<C>()]; }
+    constexpr size_t I = index_of<C>();
+    v.reserved[I] += l.reserved;
+    v.unused[I] += u32(l.reserved - l.added);
+    if (l.reserved) { ++v.histogram[I][l.added]; ++v.owners[I]; }
   }
 
   void validate_entities(Validation& v) {
-    v_reserved_.fill(0);
-    v_unused_.fill(0);
-    v_owners_.fill(0);
-    for (auto& hgram : v_hist_) hgram.fill(0);
     validate_storage(v);
     u32 seen = 0;
     store_.walk(store_.simulated(), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Simulated, h->chunk); ++seen; });
@@ -954,12 +985,12 @@ class World {
     const Pool<C>& p = pool<C>();
     constexpr size_t I = index_of<C>();
     const PoolStats& st = p.stats;
-    if (v_reserved_[I] != st.taken) v.report(C::kPoolName, kNone, {}, "entities hold " + std::to_string(v_reserved_[I]) + " slots, taken is " + std::to_string(st.taken));
-    if (v_unused_[I] != st.reserved_unused) v.report(C::kPoolName, kNone, {}, "reserved-unused count " + std::to_string(st.reserved_unused) + " disagrees with the entities' " + std::to_string(v_unused_[I]));
-    if (v_owners_[I] != st.owners) v.report(C::kPoolName, kNone, {}, "owner count " + std::to_string(st.owners) + " disagrees with the entities' " + std::to_string(v_owners_[I]));
+    if (v.reserved[I] != st.taken) v.report(C::kPoolName, kNone, {}, "entities hold " + std::to_string(v.reserved[I]) + " slots, taken is " + std::to_string(st.taken));
+    if (v.unused[I] != st.reserved_unused) v.report(C::kPoolName, kNone, {}, "reserved-unused count " + std::to_string(st.reserved_unused) + " disagrees with the entities' " + std::to_string(v.unused[I]));
+    if (v.owners[I] != st.owners) v.report(C::kPoolName, kNone, {}, "owner count " + std::to_string(st.owners) + " disagrees with the entities' " + std::to_string(v.owners[I]));
     if (st.taken > st.capacity || st.high_water < st.taken || st.high_water > st.capacity) v.report(C::kPoolName, kNone, {}, "taken/high-water out of range");
     for (u32 k = 0; k <= Pool<C>::kMax; ++k)
-      if (v_hist_[I][k] != st.histogram[k]) { v.report(C::kPoolName, kNone, {}, "histogram bucket " + std::to_string(k) + " disagrees"); break; }
+      if (v.histogram[I][k] != st.histogram[k]) { v.report(C::kPoolName, kNone, {}, "histogram bucket " + std::to_string(k) + " disagrees"); break; }
     for (u32 s = 0; s < st.taken && s < st.capacity; ++s) {
       const BackPointer& bp = p.owners[s];
       Handle owner = owner_of(bp);
@@ -972,6 +1003,11 @@ class World {
       if (bp.local >= listed || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
       else if (bp.chunk != r.header.chunk) v.report(C::kPoolName, s, owner, "back-pointer chunk " + std::to_string(bp.chunk) + " but the owner is in chunk " + std::to_string(r.header.chunk));
     }
+    // The dead-entry bitmap is all zero between releases: a bit left set would make the
+    // next batch take a live entry for a dead one.
+    const u64* bits = dead_bits_[I].get();
+    for (size_t w = 0; w <= size_t(st.capacity) / 64; ++w)
+      if (bits[w]) { v.report(C::kPoolName, u32(w * 64 + size_t(std::countr_zero(bits[w]))), {}, "dead-entry bitmap has a bit set between releases"); break; }
   }
 
   ChunkGrid grid_;
@@ -983,14 +1019,11 @@ class World {
   // Scratch of the batched release (not state: all zero between calls): one bit per
   // pool entry, set for the entries a batch frees.
   std::array<Buffer<u64>, kPoolCount> dead_bits_;
-  u32 swap_release_max_ = 256;
+  u32 swap_release_max_ = kDefaultSwapReleaseMax;
   std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};
   u32 pending_count_ = 0;
   u64 failed_creates_ = 0;
   std::array<ReleaseStrategy, kPoolCount> last_strategy_{};
-  // Validator scratch, kept here so validation itself does not allocate per pool.
-  std::array<u64, kPoolCount> v_reserved_{}, v_unused_{}, v_owners_{};
-  std::array<std::array<u32, PoolStats::kMaxHistogram>, kPoolCount> v_hist_{};
 };
 
 }  // namespace ecs

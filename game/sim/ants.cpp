@@ -25,6 +25,16 @@ void apply_deferred_moves(Game& g) {
   g.scratch_moves.clear();
 }
 
+// A cell's occupancy entry: this tick's stamp (high 32 bits), the ant's colony (2 bits)
+// and its entity index (kOccupantBits; the engine's indices need 28).
+constexpr u32 kOccupantBits = 30;
+constexpr u64 kOccupantMask = (u64(1) << kOccupantBits) - 1;
+static_assert(ecs::kMaxEntityIndex <= kOccupantMask);
+// The stamp of a tick: never 0, the stamp of a cell no ant has stood in. It comes round
+// again every 2^32 - 1 ticks, and simulate_ants then clears every cell, so that an entry
+// left from that long ago is not taken for this tick's.
+u64 occupancy_stamp(u64 tick) { return (tick % 0xFFFFFFFFull + 1) << 32; }
+
 // Age and hunger; true when the ant died.
 bool age_ant(Game& g, Record& r, u32 dt) {
   Body& b = r.payload;
@@ -149,16 +159,15 @@ void simulate_ant(Game& g, Record& r) {
   }
   if (b.state == AntState::Fighting || b.state == AntState::Fleeing) b.state = b.carrying ? AntState::Returning : AntState::Searching;
 
-  // Combat: the ant already standing in this cell this tick, if it is an enemy.
-  // The entry packs the tick stamp, the colony (2 bits) and the entity index (30 bits), so
-  // only an enemy contact touches the other ant's record.
-  u64 stamp = u64(u32(g.tick + 1)) << 32;
+  // Combat: the ant already standing in this cell this tick, if it is an enemy. The
+  // cell's entry names its colony, so only an enemy contact touches the other's record.
+  const u64 stamp = occupancy_stamp(g.tick);
   u64& occ = g.occupancy[cell];
-  if ((occ & 0xFFFFFFFF00000000ull) == stamp && u32(occ >> 30 & 3) != b.colony) {
-    Record& other = *as_record(w.store().record_of_index(u32(occ) & 0x3FFFFFFFu));
+  if ((occ & 0xFFFFFFFF00000000ull) == stamp && u32(occ >> kOccupantBits & 3) != b.colony) {
+    Record& other = *as_record(w.store().record_of_index(u32(occ & kOccupantMask)));
     if (!(other.header.flags & ecs::kFlagDying)) fight(g, r, other);
   }
-  if (!(r.header.flags & ecs::kFlagDying)) occ = stamp | u64(b.colony) << 30 | id;
+  if (!(r.header.flags & ecs::kFlagDying)) occ = stamp | u64(b.colony) << kOccupantBits | id;
 
   note_chunk_change(g, r, chunk);
 }
@@ -206,6 +215,7 @@ void for_each_simulated_prefetching(Game& g, Fn&& fn) {
 }  // namespace
 
 void simulate_ants(Game& g) {
+  if (g.tick != 0 && occupancy_stamp(g.tick) == occupancy_stamp(0)) std::fill(g.occupancy.begin(), g.occupancy.end(), 0);
   for_each_simulated_prefetching(g, [&](Record& r) {
     if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) simulate_ant(g, r);
   });

@@ -114,7 +114,7 @@ void simulate_tick(Game& g) {
   w.begin_tick();
   {
     ScopedTimer timer(t, SystemTimes::Regions);
-    update_tiers(g);
+    move_chunks_between_tiers(g);
   }
   {
     ScopedTimer timer(t, SystemTimes::Simulate);

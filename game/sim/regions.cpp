@@ -6,7 +6,7 @@ namespace colony {
 
 // Chunks that entered the region bring their ants into the simulated store; chunks
 // that left it send theirs to chunk-local storage.
-void update_tiers(Game& g) {
+void move_chunks_between_tiers(Game& g) {
   ColonyEcs& w = *g.ecs;
   const ecs::ChunkGrid& grid = w.grid();
   for (u32 c = 0; c < grid.chunk_count(); ++c) {

@@ -493,7 +493,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   // Derived grids (cell flags, scent chunks) and scratch the systems expect sized
   // (occupancy stamps are stale between ticks).
   rebuild_cell_flags(g);
-  g.occupancy.assign(size_t(cells), 0);
+  size_scratch(g);
   in.section = "the game";
   std::vector<ecs::Violation> v = validate_game(g, 1);
   g.invariant_violations -= v.size();

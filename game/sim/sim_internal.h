@@ -138,6 +138,12 @@ inline void for_each_cell_in_circle(const Game& g, float x, float y, float r, Fn
 ecs::Tier tier_for_chunk(const Game& g, u32 chunk);
 // A corpse where an ant died (food for the others).
 Handle spawn_corpse(Game& g, const Game::CorpseOrder& o);
+// Sizes the per-tick scratch for the world's capacity once, when a world is built or
+// loaded, so that no tick allocates: the occupancy grid, and room for every entity in the
+// deferred chunk moves, tier changes and corpse orders (reserved address space, touched
+// only as far as a tick fills it), and for kBlastsReserved explosions on show.
+inline constexpr size_t kBlastsReserved = 1024;
+void size_scratch(Game& g);
 // Sets one grass cell burning.
 void ignite_cell(Game& g, u32 cell);
 // Fire system: burning cells spread, kill, burn out.
@@ -151,7 +157,7 @@ void simulate_dormant(Game& g);
 // Pheromone system: every field fades.
 void evaporate(Game& g);
 // Regions system: chunks entering or leaving the region change tier.
-void update_tiers(Game& g);
+void move_chunks_between_tiers(Game& g);
 // Colonies: hunger, and queens laying ants from delivered food.
 void simulate_colonies(Game& g);
 // One player command (bomb, fire, food, paint, spawn, kill).

@@ -212,6 +212,15 @@ Handle spawn_food(Game& g, float x, float y, u32 crumbs) {
   return h;
 }
 
+void size_scratch(Game& g) {
+  const size_t cells = size_t(g.width) * g.height, entities = g.ecs->store().max_entities();
+  g.occupancy.assign(cells, 0);
+  g.scratch_moves.reserve(entities);
+  g.scratch_handles.reserve(entities);
+  g.scratch_corpses.reserve(entities);
+  g.blasts.reserve(kBlastsReserved);
+}
+
 namespace {
 
 bool build_world(Game& g, std::string* err) {
@@ -240,7 +249,7 @@ bool build_world(Game& g, std::string* err) {
   g.chunk_burning.assign(chunks, 0);
   g.food_at.assign(cells, Handle{});
   g.cell_flags.assign(cells, 0);
-  g.occupancy.assign(cells, 0);
+  size_scratch(g);
   g.danger.assign(cells, 0.0f);
   g.fields.assign(s.colonies.size() * 2, std::vector<float>(cells, 0.0f));
   g.dirty_chunks_stamp.assign(chunks, 0);

@@ -252,8 +252,15 @@ TEST(ReleaseBatchChoice, AutoTailFillsUnlessFewSurvivePastTheFirstHole) {
   }
 }
 
+// The queue of 167 victims goes through the batch passes (swap_release_max 0), which
+// release every pool's entries: pieces, volumes and sensors.
 TEST(Destruction, ApplyReleasesEveryPoolInOneBatch) {
-  BatchFixture f;
+  BatchFixture f(0);
+  u32 surviving_sensors = 0, surviving_volumes = 0;
+  for (u32 i = 0; i < f.all.size(); ++i) {
+    give<Sensor>(f.w, f.all[i], 1 + i % 4, i * 100);
+    if (i % 3 != 0) surviving_sensors += 1 + i % 4, surviving_volumes += (i * 3) % 9;
+  }
   auto victims = f.batch_of(3, 0);
   u32 queued = 0;
   for (Handle h : victims)
@@ -261,7 +268,11 @@ TEST(Destruction, ApplyReleasesEveryPoolInOneBatch) {
   f.w.begin_tick();
   EXPECT_EQ(f.w.apply_destructions(), queued);
   for (u32 i = 0; i < f.all.size(); ++i) EXPECT_EQ(f.w.alive(f.all[i]), i % 3 != 0);
-  EXPECT_EQ(f.w.stats<Sensor>().taken, 0u);
+  EXPECT_EQ(f.w.stats<Sensor>().taken, surviving_sensors);
+  EXPECT_EQ(f.w.stats<Volume>().taken, surviving_volumes);  // every third ant holds none
+  // The batch passes closed the holes (one entity at a time leaves no strategy).
+  EXPECT_NE(f.w.last_release_strategy<Piece>(), ReleaseStrategy::Auto);
+  EXPECT_NE(f.w.last_release_strategy<Sensor>(), ReleaseStrategy::Auto);
   EXPECT_EQ(violations(f.w), "");
   // Survivors kept their components.
   for (u32 i = 0; i < f.all.size(); ++i) {

@@ -336,6 +336,57 @@ struct DiffRun {
     e->pos = p;
   }
 
+  // Immediate batched destruction: live, queued, stale and made-up handles and duplicates
+  // mixed in; up to swap_release_max (8) victims go one at a time, more through the batch
+  // passes.
+  void op_destroy_batch() {
+    std::vector<Handle> batch;
+    u32 n = 1 + rng.below(rng.percent(50) ? 8 : 60);
+    for (u32 k = 0; k < n; ++k) {
+      batch.push_back(pick());
+      if (rng.percent(10)) batch.push_back(batch.back());
+    }
+    std::vector<Handle> victims;
+    std::set<u32> seen;
+    for (Handle h : batch)
+      if (m.find(h) && seen.insert(h.index).second) victims.push_back(h);
+    ASSERT_EQ(w.destroy_batch(batch), u32(victims.size())) << where();
+    for (Handle h : victims) {
+      if (m.find(h)->dying) std::erase(m.queue, h);
+      m.kill(h);
+    }
+    ++batches;
+  }
+
+  // Deferred moves applied in one call, as a walk collects them: each to a new position's
+  // chunk, then a tier; some to a bad chunk (not moved), some to Tier::Free (moved, but
+  // the tier change is refused and the move not counted).
+  void op_move_chunks() {
+    std::vector<TestWorld::ChunkMove> moves;
+    std::vector<Pos> to;
+    u32 n = 1 + rng.below(24), want = 0;
+    for (u32 k = 0; k < n; ++k) {
+      Handle h = pick();
+      RefEntity* e = m.find(h);
+      Pos p = random_pos(e ? e->pos.id : 0);
+      u32 chunk = rng.percent(3) ? w.grid().chunk_count() + rng.below(3) : w.grid().chunk_at(p.x, p.y);
+      Tier t = rng.percent(3) ? Tier::Free : (rng.percent(50) ? Tier::Simulated : Tier::Dormant);
+      moves.push_back({h, chunk, t});
+      to.push_back(p);
+    }
+    // The model takes the moves in order, as the world does (a handle may come twice).
+    for (u32 k = 0; k < n; ++k) {
+      RefEntity* e = m.find(moves[k].h);
+      if (!e || moves[k].chunk >= w.grid().chunk_count()) continue;
+      w.payload(moves[k].h)->x = to[k].x;  // the system writes the position, then files the move
+      w.payload(moves[k].h)->y = to[k].y;
+      e->chunk = moves[k].chunk;
+      e->pos = to[k];
+      if (moves[k].tier != Tier::Free) e->tier = moves[k].tier, ++want;
+    }
+    ASSERT_EQ(w.move_chunks(moves), want) << where();
+  }
+
   void op_set_tier() {
     Handle h = pick();
     RefEntity* e = m.find(h);
@@ -385,6 +436,8 @@ struct DiffRun {
     if (roll < 645) return with_pool(pool, [&](auto i) { op_release_batch(i); });
     if (roll < 745) return op_move_chunk();
     if (roll < 845) return op_set_tier();
+    if (roll < 847) return op_destroy_batch();
+    if (roll < 857) return op_move_chunks();
     if (roll < 998) return op_lookup();
     w.begin_tick();
   }

@@ -231,14 +231,28 @@ TEST(Entity, StaleHandleNeverResolvesToTheEntityReusingItsIndex) {
   ASSERT_TRUE(w.alive(fresh));
   EXPECT_EQ(w.find(fresh)->payload.id, 2u);
   EXPECT_EQ(w.stats<Piece>().taken, 0u);
-  // Many generations later an old handle is still rejected.
+  // Many generations later an old handle is still rejected, and so is one whose
+  // generation agrees with the live one's in its low bits: a back-pointer keeps only
+  // kGenerationCheckBits of them, but a handle is checked against the whole generation.
+  std::vector<Handle> before{old, fresh};
   Handle cur = fresh;
-  for (int i = 0; i < 100; ++i) {
+  for (int i = 0; i < 600; ++i) {
     ASSERT_EQ(w.destroy(cur), Result::Ok);
     cur = w.create(0, Tier(1 + i % 2), 0);
-    EXPECT_FALSE(w.alive(old));
-    EXPECT_FALSE(w.alive(fresh));
+    before.push_back(cur);
   }
+  int same_low_bits = 0;
+  for (size_t k = 0; k + 1 < before.size(); ++k) {
+    const Handle h = before[k];
+    ASSERT_EQ(h.index, cur.index);
+    same_low_bits += ecs::generation_check(h.generation) == ecs::generation_check(cur.generation);
+    EXPECT_FALSE(w.alive(h)) << h.generation;
+    EXPECT_EQ(w.find(h), nullptr) << h.generation;
+    EXPECT_EQ(w.lookup(h, w.find(cur)->header.chunk), nullptr) << h.generation;
+    EXPECT_EQ(w.destroy(h), Result::StaleHandle) << h.generation;
+  }
+  EXPECT_GE(same_low_bits, 2);  // two earlier generations share the live one's low bits
+  EXPECT_TRUE(w.alive(cur));
   EXPECT_EQ(violations(w), "");
 }
 
@@ -252,21 +266,27 @@ std::vector<unsigned char> pool_bytes(TestWorld& w) {
   return out;
 }
 
-// Makes whole pages of a buffer read-only (or writable again); returns bytes covered.
-size_t protect_pages(const void* begin, size_t bytes, int prot) {
+// Makes a buffer's whole pages read-only (or writable again). The buffer must start on a
+// page, as the engine's mapped buffers (2 MiB and more) do, and its protected pages must
+// hold the first `used` bytes: no entry in use is left writable.
+void protect_pages(const void* begin, size_t bytes, size_t used, int prot) {
   const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-  uintptr_t lo = (uintptr_t(begin) + page - 1) / page * page;
-  uintptr_t hi = (uintptr_t(begin) + bytes) / page * page;
-  if (hi <= lo) return 0;
+  const uintptr_t lo = uintptr_t(begin), hi = (lo + bytes) / page * page;
+  ASSERT_EQ(lo % page, 0u) << "a buffer not on a page: its first entries could not be protected";
+  ASSERT_GE(hi - lo, used);
   EXPECT_EQ(mprotect(reinterpret_cast<void*>(lo), hi - lo, prot), 0);
-  return hi - lo;
+}
+// Every array of pool C, items and back-pointers.
+template <class C>
+void protect_pool(TestWorld& w, int prot) {
+  auto& p = w.pool<C>();
+  protect_pages(p.items.get(), p.capacity() * sizeof(C), p.taken() * sizeof(C), prot);
+  protect_pages(p.owners.get(), p.capacity() * sizeof(BackPointer), p.taken() * sizeof(BackPointer), prot);
 }
 
 TEST(Entity, TierMovesTouchNoPoolEntry) {
-  TestWorld w(make_config(64, 200000, 100000, 100000));
-  // Filler so the entities under test sit on whole pages of every pool.
-  Handle filler = w.create(0, Tier::Dormant, 0);
-  ASSERT_EQ(w.reserve<Piece>(filler, 32), Result::Ok);
+  // Every pool array 2 MiB or more, so that the engine maps it from a page boundary.
+  TestWorld w(make_config(64, 300000, 300000, 600000));
   std::vector<Handle> hs;
   for (u32 i = 0; i < 40; ++i) {
     Handle h = w.create(i % 7, i % 2 ? Tier::Dormant : Tier::Simulated, 0, Pos{0, 0, i});
@@ -281,16 +301,9 @@ TEST(Entity, TierMovesTouchNoPoolEntry) {
   for (Handle h : hs) before_tags.push_back(tags<Piece>(w, h));
 
   // Every pool page read-only: any write from a tier move would fault.
-  auto& pp = w.pool<Piece>();
-  auto& pv = w.pool<Volume>();
-  auto& ps = w.pool<Sensor>();
-  size_t covered = protect_pages(pp.items.get(), pp.capacity() * sizeof(Piece), PROT_READ) +
-                   protect_pages(pp.owners.get(), pp.capacity() * sizeof(BackPointer), PROT_READ) +
-                   protect_pages(pv.items.get(), pv.capacity() * sizeof(Volume), PROT_READ) +
-                   protect_pages(pv.owners.get(), pv.capacity() * sizeof(BackPointer), PROT_READ) +
-                   protect_pages(ps.items.get(), ps.capacity() * sizeof(Sensor), PROT_READ) +
-                   protect_pages(ps.owners.get(), ps.capacity() * sizeof(BackPointer), PROT_READ);
-  EXPECT_GT(covered, 0u);
+  protect_pool<Piece>(w, PROT_READ);
+  protect_pool<Volume>(w, PROT_READ);
+  protect_pool<Sensor>(w, PROT_READ);
   u32 sim_before = w.simulated_count();
   for (Handle h : hs) {
     Tier t = Tier(w.find(h)->header.tier);
@@ -300,12 +313,9 @@ TEST(Entity, TierMovesTouchNoPoolEntry) {
   }
   EXPECT_EQ(w.simulated_count(), 40 - sim_before);
   for (Handle h : hs) ASSERT_EQ(w.set_tier(h, Tier(w.find(h)->header.tier)), Result::Ok);  // no-op
-  protect_pages(pp.items.get(), pp.capacity() * sizeof(Piece), PROT_READ | PROT_WRITE);
-  protect_pages(pp.owners.get(), pp.capacity() * sizeof(BackPointer), PROT_READ | PROT_WRITE);
-  protect_pages(pv.items.get(), pv.capacity() * sizeof(Volume), PROT_READ | PROT_WRITE);
-  protect_pages(pv.owners.get(), pv.capacity() * sizeof(BackPointer), PROT_READ | PROT_WRITE);
-  protect_pages(ps.items.get(), ps.capacity() * sizeof(Sensor), PROT_READ | PROT_WRITE);
-  protect_pages(ps.owners.get(), ps.capacity() * sizeof(BackPointer), PROT_READ | PROT_WRITE);
+  protect_pool<Piece>(w, PROT_READ | PROT_WRITE);
+  protect_pool<Volume>(w, PROT_READ | PROT_WRITE);
+  protect_pool<Sensor>(w, PROT_READ | PROT_WRITE);
 
   EXPECT_EQ(pool_bytes<Piece>(w), before_p);
   EXPECT_EQ(pool_bytes<Volume>(w), before_v);

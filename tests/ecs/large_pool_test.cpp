@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -34,10 +35,10 @@ TEST(LargePool, SixteenMillionEntriesPerPool) {
   (void)rss_before;
   (void)rss_empty;
 #if !defined(__SANITIZE_ADDRESS__)
-  // Pools alone are 16M * (24 + 16) + 16M * (8 + 16) + 16M * (4 + 16) bytes = ~1.3 GB of
+  // Pools alone are 16M * (24 + 8) + 16M * (8 + 8) + 16M * (4 + 8) bytes = ~1 GB of
   // address space; an empty world must not have touched it.
   if (rss_before && rss_empty) {
-    EXPECT_LT(rss_empty - rss_before, size_t(64) << 20);
+    EXPECT_LT(std::int64_t(rss_empty) - std::int64_t(rss_before), std::int64_t(64) << 20);
   }
 #endif
 

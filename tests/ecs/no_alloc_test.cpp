@@ -2,7 +2,7 @@
 // the global operator new/delete (and, outside sanitizer builds, malloc and friends) with
 // counting versions; after the world is built, a full workload of create, reserve, add,
 // remove_one, release_all, destroy, queue_destroy, apply_destructions, release_batch,
-// move_chunk and set_tier must not allocate once.
+// destroy_batch (small and large), move_chunk, move_chunks and set_tier must not allocate once.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -93,12 +93,17 @@ TEST(NoAlloc, TheCounterSeesAllocations) {
 }
 
 TEST(NoAlloc, HotOperationsNeverAllocate) {
-  TestWorld w(make_config(4000, 60000, 20000, 8000));
+  // Batches of up to 16 go one entity at a time, larger ones through the batch passes.
+  TestWorld::Config config = make_config(4000, 60000, 20000, 8000);
+  config.swap_release_max = 16;
+  TestWorld w(config);
   // Scratch for the checks, sized before counting starts.
   std::vector<Handle> hs;
   hs.reserve(4000);
   std::vector<Handle> batch;
   batch.reserve(4000);
+  std::vector<TestWorld::ChunkMove> moves;
+  moves.reserve(4000);
   unsigned long bad = 0;  // operations that did not return Ok where they should
   auto ok = [&](Result r) { bad += r != Result::Ok; };
 
@@ -127,6 +132,17 @@ TEST(NoAlloc, HotOperationsNeverAllocate) {
       ok(w.set_tier(hs[i], i % 4 ? Tier::Dormant : Tier::Simulated));
     }
     for (u32 i = 1; i < hs.size(); i += 5) ok(w.release_all<Volume>(hs[i]));
+    // deferred moves, applied in one call
+    moves.clear();
+    for (u32 i = 1; i < hs.size(); i += 4) moves.push_back({hs[i], (hs[i].index * 5) % 256, i % 8 == 1 ? Tier::Simulated : Tier::Dormant});
+    bad += w.move_chunks(moves) != moves.size();
+    // immediate batches: a small one (one entity at a time), then a large one
+    batch.clear();
+    for (u32 i = 1; i < 160; i += 16) batch.push_back(hs[i]);
+    bad += w.destroy_batch(batch) != batch.size();
+    batch.clear();
+    for (u32 i = 3; i < hs.size(); i += 16) batch.push_back(hs[i]);
+    bad += w.destroy_batch(batch) != batch.size();
     // deferred destruction during iteration, applied as one batch
     w.for_each_simulated([&](TestWorld::Record& r) {
       if (r.payload.id % 3 == 0) ok(w.queue_destroy(r.header.handle));

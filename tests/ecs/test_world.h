@@ -14,6 +14,14 @@ inline void PrintTo(Result r, std::ostream* os) { *os << result_name(r); }
 inline void PrintTo(ReleaseStrategy s, std::ostream* os) {
   *os << (s == ReleaseStrategy::TailFill ? "TailFill" : s == ReleaseStrategy::Compact ? "Compact" : "Auto");
 }
+
+// What the tests reach behind the interfaces: the batched release's scratch bitmaps,
+// which must be all zero between releases.
+struct WorldTestAccess {
+  template <class C, class W>
+  static u64* dead_bits(W& w) { return w.dead_bits_[W::template index_of<C>()].get(); }
+  static u64* dead_places(EntityStore& s) { return s.dead_places_.get(); }
+};
 }  // namespace ecs
 
 namespace ecs_test {

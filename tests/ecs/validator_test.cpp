@@ -51,6 +51,21 @@ TEST(Validator, CleanWorldHasNoViolations) {
   EXPECT_EQ(violations(f.w), "");
 }
 
+// The batched release's scratch is all zero between releases: a bit left set in a pool's
+// dead-entry bitmap would have the next batch take a live entry for a dead one, and one
+// in the store's would have it fill a live record's place.
+TEST(Validator, AReleaseScratchBitLeftSet) {
+  Corruptible f;
+  WorldTestAccess::dead_bits<Piece>(f.w)[0] |= u64(1) << 3;
+  auto vs = f.w.validate();
+  EXPECT_TRUE(reported(vs, "pieces", 3, {}, "dead-entry bitmap has a bit set")) << all_text(vs);
+  WorldTestAccess::dead_bits<Piece>(f.w)[0] = 0;
+  EXPECT_EQ(violations(f.w), "");
+  WorldTestAccess::dead_places(f.w.store())[0] = 1;
+  vs = f.w.validate();
+  EXPECT_TRUE(reported(vs, "", kNone, {}, "batched-free bitmap has bits set")) << all_text(vs);
+}
+
 TEST(Validator, BackPointerToTheWrongOwner) {
   Corruptible f;
   u32 entry = f.w.list<Piece>(f.rec(f.a)).slot[2];

@@ -391,6 +391,38 @@ TEST(Deaths, EnemiesThatTouchFight) {
   expect_valid(*g);
 }
 
+// A cell's combat entry carries the stamp of the tick that wrote it, and the stamps come
+// round again after 2^32 - 1 ticks: every cell is then cleared, so an entry written a
+// round earlier (here at tick 0, naming an enemy within reach) starts no fight. Without
+// the clearing it would; one tick earlier, the same entry with that tick's stamp does.
+TEST(Deaths, ACombatEntryFromAnEarlierRoundOfStampsStartsNoFight) {
+  for (u64 tick : {u64(0xFFFFFFFEull), u64(0xFFFFFFFFull)}) {
+    SCOPED_TRACE(tick);
+    Scenario s = small_world();
+    ColonySpec c2;
+    c2.nest_x = 60;
+    c2.nest_y = 60;
+    s.colonies.push_back(c2);
+    auto g = build(s);
+    Handle ant = spawn_ant(*g, 0, Kind::Soldier, 30.5f, 30.5f, 0);
+    Handle enemy = spawn_ant(*g, 1, Kind::Soldier, 31.1f, 30.5f, 0);  // the next cell, within reach
+    g->tick = tick;
+    for (Handle h : {ant, enemy}) {
+      Body& b = rec(*g, h).payload;
+      b.speed = 0;
+      b.last_tick = u32(tick);
+    }
+    const u16 health = rec(*g, ant).payload.health;
+    // The entry in the ant's cell names the enemy, stamped with tick 0's stamp, or with
+    // the stamp of the tick about to run when that is the tick before the round ends.
+    const u64 stamp = tick == 0xFFFFFFFEull ? 0xFFFFFFFFull : 1;
+    g->occupancy[cell_index(*g, 30, 30)] = stamp << 32 | u64(1) << 30 | enemy.index;
+    simulate_tick(*g);
+    if (tick == 0xFFFFFFFEull) EXPECT_LT(rec(*g, ant).payload.health, health);  // this tick's entry: a fight
+    else EXPECT_EQ(rec(*g, ant).payload.health, health);                        // last round's: none
+  }
+}
+
 // [SECTION] Tiers: dormant chunks and region moves
 
 TEST(Tiers, DormantAntsStillMoveAgeAndCrossChunks) {
