@@ -138,10 +138,11 @@ inline void for_each_cell_in_circle(const Game& g, float x, float y, float r, Fn
 ecs::Tier tier_for_chunk(const Game& g, u32 chunk);
 // A corpse where an ant died (food for the others).
 Handle spawn_corpse(Game& g, const Game::CorpseOrder& o);
-// Sizes the per-tick scratch for the world's capacity once, when a world is built or
-// loaded, so that no tick allocates: the occupancy grid, and room for every entity in the
-// deferred chunk moves, tier changes and corpse orders (reserved address space, touched
-// only as far as a tick fills it), and for kBlastsReserved explosions on show.
+// Sizes what the ticks fill for the world's capacity once, when a world is built or
+// loaded, so that no tick allocates (sim_no_alloc_test): the occupancy grid, room for
+// every cell in the burning list and for every entity in the deferred chunk moves, tier
+// changes and corpse orders (address space, touched only as far as a tick fills it), and
+// for kBlastsReserved explosions on show.
 inline constexpr size_t kBlastsReserved = 1024;
 void size_scratch(Game& g);
 // Sets one grass cell burning.

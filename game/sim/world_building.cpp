@@ -215,6 +215,7 @@ Handle spawn_food(Game& g, float x, float y, u32 crumbs) {
 void size_scratch(Game& g) {
   const size_t cells = size_t(g.width) * g.height, entities = g.ecs->store().max_entities();
   g.occupancy.assign(cells, 0);
+  g.burning.reserve(cells);
   g.scratch_moves.reserve(entities);
   g.scratch_handles.reserve(entities);
   g.scratch_corpses.reserve(entities);
