@@ -79,6 +79,7 @@ std::string report_json(const Game& g, const RunInfo& info) {
   r["ticks_run"] = info.ticks_run;
   r["ticks_per_s"] = info.wall_s > 0 ? double(info.ticks_run) / info.wall_s : 0.0;
   r["rss_mb"] = {{"start", info.rss_start_mb}, {"end", info.rss_end_mb}};
+  if (!info.replay_divergence.empty()) r["replay_divergence"] = info.replay_divergence;
   // A file name need not be UTF-8; its bad bytes show as U+FFFD rather than stop the dump.
   return r.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -151,14 +152,23 @@ int run_headless(const Options& o) {
   info.ticks_run = g.tick - first_tick;
   if (ticks >= 600 || tty) progress(true);
   info.rss_end_mb = resident_mb();
-  // The outputs, all or none.
-  RunOutputs out{o.report, o.report.empty() ? std::string() : report_json(g, info), o.save, o.record, recording ? &recorder : nullptr};
+  if (diverged) info.replay_divergence = replayer.divergence;
+  // The outputs, all or none. A run that failed (its replay diverged, or the validator
+  // found violations) writes its report, which says what went wrong, and leaves a save
+  // or a recording already at those paths as it was: the world it would write is not the
+  // one asked for (a save the loader would refuse, or a replay's stray branch).
+  const u64 found = g.invariant_violations - violations_before;
+  const bool failed = diverged || found > 0;
+  RunOutputs out{o.report, o.report.empty() ? std::string() : report_json(g, info), failed ? std::string() : o.save,
+                 failed ? std::string() : o.record, recording && !failed ? &recorder : nullptr};
   SaveStats saved;
   if (!write_run_outputs(g, out, &err, &saved)) {
     std::fprintf(stderr, "colony: %s\n", err.c_str());
     return 2;
   }
-  if (!o.save.empty())
+  for (const std::string* kept : {&o.save, &o.record})
+    if (failed && !kept->empty()) std::fprintf(stderr, "colony: %s not written: the run failed\n", printable(*kept).c_str());
+  if (!out.save.empty())
     std::fprintf(stderr, "colony: saved tick %" PRIu64 " to %s (%.1f MB, %.1f MB uncompressed, %.2f s)\n", g.tick,
                  printable(o.save).c_str(), double(saved.file_bytes) / 1e6, double(saved.payload_bytes) / 1e6, saved.seconds);
   if (replaying) {
@@ -169,7 +179,7 @@ int run_headless(const Options& o) {
     std::fprintf(stderr, "colony: %s\n", replayer.summary(o.replay, g.tick, "stopped").c_str());
   }
   // Violations this run found (a loaded world may carry a count from before).
-  if (u64 found = g.invariant_violations - violations_before) {
+  if (found) {
     std::fprintf(stderr, "colony: %" PRIu64 " invariant violations; first: %s\n", found, first_violation.c_str());
     return 3;
   }

@@ -18,6 +18,7 @@ struct RunInfo {
   double rss_start_mb = 0, rss_end_mb = 0;
   double wall_s = 0;
   std::uint64_t ticks_run = 0;  // this run's ticks (a loaded world starts past tick 0)
+  std::string replay_divergence;  // where a replay left its recording, if it did
 };
 std::string report_json(const Game& g, const RunInfo& info);
 

@@ -24,16 +24,6 @@ void simulate_colonies(Game& g) {
 
 namespace {
 
-void spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius, u32 count) {
-  if (colony >= g.colonies.size()) return;
-  if (caste != Kind::Soldier) caste = Kind::Worker;
-  for (u32 k = 0; k < count; ++k) {
-    float a = g.rng.range(-kPi, kPi), r = radius * std::sqrt(g.rng.next_float());
-    float px = x + r * std::cos(a), py = y + r * std::sin(a);
-    if (!in_map(g, px, py) || !passable(g.terrain[cell_of(g, px, py)])) px = x, py = y;
-    spawn_ant(g, colony, caste, px, py, g.rng.range(-kPi, kPi));
-  }
-}
 
 void kill_percent(Game& g, u32 percent) {
   float p = float(std::min(percent, 100u)) / 100.0f;

@@ -19,14 +19,24 @@ std::string reason() { return std::strerror(errno); }
 // The temporary's name pattern beside path, for mkstemp.
 std::string temp_pattern(const std::string& path) { return path + ".XXXXXX"; }
 
-// Where a write to path lands: a symbolic link is followed to the file it names, so that
-// the finished file replaces that file and the link stays (renaming over the link itself
-// would replace it with a plain file).
+// How many symbolic links a write follows before it calls them a loop (as the kernel does).
+constexpr int kMaxLinkHops = 40;
+
+// Where a write to path lands: a symbolic link is followed, link by link, to the file it
+// names, whether or not that file exists yet, so that the finished file replaces (or
+// becomes) that file and the link stays: renaming over the link itself would replace it
+// with a plain file. A chain that does not end (a loop) ends at a link, which
+// why_not_writable refuses.
 std::string write_target(const std::string& path) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (!std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) return path;
-  auto target = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
-  return ec ? path : target.string();
+  fs::path p = path;
+  for (int hop = 0; hop < kMaxLinkHops && fs::is_symlink(fs::symlink_status(p, ec)); ++hop) {
+    fs::path to = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return p.string();
 }
 
 // Opens path for reading if it is a regular file: fd and size are set and "" returned,
@@ -86,6 +96,7 @@ std::string why_not_writable(const std::string& given) {
   if (given.empty()) return "empty file name";
   const std::string path = write_target(given);
   std::error_code ec;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) return "symbolic links in a loop";
   auto status = std::filesystem::status(path, ec);
   if (std::filesystem::is_directory(status)) return "is a folder";
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return "not a regular file (a pipe, socket or device)";

@@ -122,7 +122,7 @@ std::unique_ptr<Game> Replayer::start_game(const std::string& name, std::string*
     return nullptr;
   }
   if (g->tick != replay.start_tick) {
-    if (err) *err = name + ": the starting world is at tick " + std::to_string(g->tick) + ", the replay starts at " + std::to_string(replay.start_tick);
+    if (err) *err = printable(name) + ": the starting world is at tick " + std::to_string(g->tick) + ", the replay starts at " + std::to_string(replay.start_tick);
     return nullptr;
   }
   region[0] = g->region_x, region[1] = g->region_y, region[2] = g->region_w, region[3] = g->region_h;
@@ -238,6 +238,7 @@ bool decode_replay(const std::uint8_t* data, size_t size, const std::string& nam
     if (err) *err = printable(name) + ": " + what;
     return false;
   };
+  if (size >= 8 && std::memcmp(data, kSaveMagic, 8) == 0) return fail("a Colony save, not a replay (read it with --load)");
   if (size < 8 || std::memcmp(data, kReplayMagic, 8) != 0) return fail("not a Colony replay (no COLONYRP magic number)");
   if (size < kReplayHeaderBytes) return fail("truncated: the header is cut short (" + std::to_string(size) + " bytes)");
   Reader h{data + 8, kReplayHeaderBytes - 8, {}};

@@ -20,6 +20,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "replay.h"
 #include "sim_internal.h"
 #include "snapshot.h"
 
@@ -588,6 +589,8 @@ std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size
     if (err) *err = printable(name) + ": " + what;
     return nullptr;
   };
+  if (size >= sizeof kReplayMagic && std::memcmp(data, kReplayMagic, sizeof kReplayMagic) == 0)
+    return fail("a Colony replay, not a save (read it with --replay)");
   if (size < sizeof kSaveMagic || std::memcmp(data, kSaveMagic, sizeof kSaveMagic) != 0) return fail("not a Colony save (no COLONYSV magic number)");
   if (size < kSaveHeaderBytes) return fail("truncated: the header is cut short (" + std::to_string(size) + " bytes)");
   u32 version = get_u32(data + 8), flags = get_u32(data + 12);
@@ -603,16 +606,18 @@ std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size
   PayloadSource src(data + kSaveHeaderBytes, size_t(stored), flags & 1, payload);
   std::unique_ptr<Game> game;
   std::string problem;
+  bool out_of_memory = false;
   try {
     game = read_game(src, limits);
   } catch (const ecs::SnapshotError& e) {
     problem = e.what;
   } catch (const std::bad_alloc&) {
-    problem = "out of memory building the world";
+    out_of_memory = true;
   }
   // The checksum speaks first: a damaged file is "corrupted", not "inconsistent".
   if (!src.drain()) return fail("corrupted: " + src.error());
   if (src.checksum() != checksum) return fail("corrupted: checksum mismatch (the content was damaged or cut)");
+  if (out_of_memory) return fail("out of memory while building the world it holds (the file itself is sound)");
   if (!problem.empty()) return fail("bad content in " + problem);
   if (!src.complete()) return fail("corrupted: unread bytes after the end marker");
   return game;

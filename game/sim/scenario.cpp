@@ -14,6 +14,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <numbers>
 #include <sstream>
 #include <unordered_set>
 
@@ -57,7 +58,11 @@ struct BadInput {
   std::string path, problem;
 };
 
-std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+// A key path; an empty key shows as "".
+std::string join(const std::string& path, const std::string& key) {
+  const std::string k = key.empty() ? "\"\"" : key;
+  return path.empty() ? k : path + "." + k;
+}
 std::string at_index(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
 const char* type_name(const json& v) {
@@ -83,7 +88,10 @@ const json& object(const json& v, const std::string& path, std::initializer_list
   if (!v.is_object()) throw BadInput{path.empty() ? "(top level)" : path, std::string("expected an object, got ") + type_name(v)};
   for (auto it = v.begin(); it != v.end(); ++it) {
     bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const char* k) { return it.key() == k; });
-    if (!ok) throw BadInput{join(path, it.key()), "unknown key"};
+    if (ok) continue;
+    std::string known;
+    for (const char* k : allowed) known += (known.empty() ? "" : ", ") + std::string(k);
+    throw BadInput{join(path, it.key()), "unknown key (known here: " + known + ")"};
   }
   return v;
 }
@@ -231,6 +239,9 @@ void read_world(const json& root, Scenario& s) {
   optional(w, "chunk_size", "world", s.chunk_size, [](const json& v, const std::string& p) { return integer(v, p, 4, 256); });
 }
 
+// The cells a disc of radius r covers on the map, at most: its area, or the whole map.
+double disc_cells(const Scenario& s, double r) { return std::min(std::numbers::pi * r * r + 1, double(s.width) * s.height); }
+
 void read_terrain(const json& root, Scenario& s) {
   auto it = root.find("terrain");
   if (it == root.end()) return;
@@ -247,6 +258,7 @@ void read_terrain(const json& root, Scenario& s) {
   }
   if (auto sh = t.find("shapes"); sh != t.end()) {
     array(*sh, "terrain.shapes", 0, 100000);
+    double painted = 0;  // cells painted, counted as the builder will (kShapeCellsBudget)
     for (size_t i = 0; i < sh->size(); ++i) {
       std::string p = at_index("terrain.shapes", i);
       const json& o = object((*sh)[i], p, {"terrain", "rect", "circle"});
@@ -268,6 +280,11 @@ void read_terrain(const json& root, Scenario& s) {
         shape.r = float(number(c[2], join(p, "circle[2]"), 0, 1e6));
       }
       s.shapes.push_back(shape);
+      const double map = double(s.width) * s.height;
+      painted += shape.circle ? disc_cells(s, shape.r) : std::min(double(shape.w) * shape.h, map);
+      if (painted > kShapeCellsBudget * map)
+        throw BadInput{p, "the shapes up to here paint " + number_text(painted) + " cells, more than " + number_text(kShapeCellsBudget) +
+                              " times the map's " + number_text(map) + " (fewer or smaller shapes)"};
     }
   }
 }
@@ -377,19 +394,20 @@ void read_rules(const json& root, Scenario& s) {
 Terrain painted_terrain_at(const Scenario& s, float x, float y) {
   Terrain t = s.base;
   if (s.noise.enabled && !passable(t)) t = Terrain::Dirt;  // noise clears a yard around nests
-  for (const TerrainShape& sh : s.shapes) {
-    bool in = sh.circle ? ((std::floor(x) + 0.5f - sh.x) * (std::floor(x) + 0.5f - sh.x) + (std::floor(y) + 0.5f - sh.y) * (std::floor(y) + 0.5f - sh.y) <= sh.r * sh.r)
-                        : (std::floor(x) >= std::floor(sh.x) && std::floor(y) >= std::floor(sh.y) && x < sh.x + sh.w && y < sh.y + sh.h);
-    if (in) t = sh.terrain;
-  }
+  const int cx = int(std::floor(x)), cy = int(std::floor(y));
+  for (const TerrainShape& sh : s.shapes)
+    if (shape_covers_cell(sh, cx, cy)) t = sh.terrain;
   return t;
 }
+
 
 // Refuses a position the scenario paints as water or rock: "<what> water".
 void require_land(const Scenario& s, float x, float y, const std::string& path, const char* what) {
   Terrain t = painted_terrain_at(s, x, y);
   if (!passable(t)) throw BadInput{path, std::string(what) + " " + terrain_name(t)};
 }
+
+void check_event_load(const Scenario& s);
 
 void read_events(const json& root, Scenario& s) {
   auto it = root.find("events");
@@ -434,6 +452,27 @@ void read_events(const json& root, Scenario& s) {
     }
     s.events.push_back(e);
   }
+  check_event_load(s);
+}
+
+// The cells the events touch (a bomb its maim ring, a fire its disc, a spawn or food one
+// cell per ant or crumb), those that fire once and the repeating ones per tick, against
+// kOnceEventCellsBudget and kRepeatEventCellsBudget.
+void check_event_load(const Scenario& s) {
+  const double map = double(s.width) * s.height;
+  double once = 0, per_tick = 0;
+  for (const EventSpec& e : s.events) {
+    const double reach = e.kind == EventKind::Bomb ? std::max(e.outer, e.radius * 1.5f) : e.radius;
+    const double cells = e.kind == EventKind::Spawn || e.kind == EventKind::Food ? double(e.count) : disc_cells(s, reach);
+    if (e.every == 0) once += cells;
+    else per_tick += cells / double(e.every);
+  }
+  if (once > kOnceEventCellsBudget * map)
+    throw BadInput{"events", "the events that fire once touch " + number_text(once) + " cells, more than " +
+                                 number_text(kOnceEventCellsBudget) + " times the map's " + number_text(map)};
+  if (per_tick > kRepeatEventCellsBudget * map)
+    throw BadInput{"events", "the repeating events touch " + number_text(per_tick) + " cells a tick, more than " +
+                                 number_text(kRepeatEventCellsBudget) + " times the map's " + number_text(map)};
 }
 
 // [SECTION] Cross-checks
@@ -495,6 +534,14 @@ Capacity resolved_capacity(const Scenario& s) {
 
 // [SECTION] Entry points
 
+bool shape_covers_cell(const TerrainShape& sh, int cx, int cy) {
+  if (sh.circle) {
+    const float dx = float(cx) + 0.5f - sh.x, dy = float(cy) + 0.5f - sh.y;
+    return dx * dx + dy * dy <= sh.r * sh.r;
+  }
+  return cx >= int(std::floor(sh.x)) && cx < int(std::floor(sh.x + sh.w)) && cy >= int(std::floor(sh.y)) && cy < int(std::floor(sh.y + sh.h));
+}
+
 bool parse_scenario(const std::string& text, const std::string& path, Scenario& out, std::string* err) {
   Scenario s;
   s.path = path;
@@ -505,6 +552,11 @@ bool parse_scenario(const std::string& text, const std::string& path, Scenario& 
       if (err) *err = printable(path) + ": (document): " + what;
       return false;
     }
+  // JSON text holds no NUL byte, and the parser would take one for the end of the text.
+  if (size_t nul = text.find('\0'); nul != std::string::npos) {
+    if (err) *err = printable(path) + ": (document): a NUL byte at offset " + std::to_string(nul) + " (a scenario is JSON text)";
+    return false;
+  }
   try {
     json root = parse_document(text);
     object(root, "", {"name", "description", "seed", "world", "terrain", "colonies", "food", "random_food", "region",

@@ -111,6 +111,16 @@ struct Scenario {
 
 // The largest scenario file read (the shipped ones are a few KiB).
 inline constexpr std::uint64_t kMaxScenarioBytes = 16u << 20;
+// How much a scenario may ask of the machine, in cells touched, as multiples of its map's
+// cells: the shapes painted when the world is built, the events that fire once, and the
+// repeating events per tick (each event's disc, its area over its period). A scenario past
+// one is refused with the totals: a file of a few MiB could otherwise ask for hours.
+inline constexpr double kShapeCellsBudget = 64, kOnceEventCellsBudget = 256, kRepeatEventCellsBudget = 16;
+
+// Whether a shape paints cell (cx, cy): a circle the cells whose centre it holds, a
+// rectangle the columns floor(x) .. floor(x + w) - 1 and the rows floor(y) .. floor(y + h) - 1.
+// The world builder paints exactly these, and the scenario's checks ask the same question.
+bool shape_covers_cell(const TerrainShape& sh, int cx, int cy);
 
 // Reads and checks a scenario. On failure returns false and sets *err to one line:
 // "<file>: <key path>: <problem>" (key path "(file)" when the file cannot be read).

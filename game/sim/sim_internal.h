@@ -136,6 +136,10 @@ inline void for_each_cell_in_circle(const Game& g, float x, float y, float r, Fn
 
 // The tier an entity created in this chunk starts in.
 ecs::Tier tier_for_chunk(const Game& g, u32 chunk);
+// count ants of a caste (workers unless soldiers) scattered within radius of (x, y), each
+// on land (the centre when its own spot is not; none when the centre is water or rock).
+// When one finds no room in the pools the rest of the group is refused with it, counted.
+void spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius, u32 count);
 // A corpse where an ant died (food for the others).
 Handle spawn_corpse(Game& g, const Game::CorpseOrder& o);
 // Sizes what the ticks fill for the world's capacity once, when a world is built or

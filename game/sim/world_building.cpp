@@ -57,12 +57,13 @@ void generate_terrain(Game& g) {
         if (!passable(g.terrain[cell])) g.terrain[cell] = Terrain::Dirt;
       });
   }
+  // The cells shape_covers_cell names, walked over the shape's bounding box.
   for (const TerrainShape& sh : s.shapes) {
     if (sh.circle) {
       for_each_cell_in_circle(g, sh.x, sh.y, sh.r, [&](u32 cell, float) { g.terrain[cell] = sh.terrain; });
     } else {
-      int x0 = std::max(0, int(sh.x)), y0 = std::max(0, int(sh.y));
-      int x1 = std::min(int(g.width), int(sh.x + sh.w)), y1 = std::min(int(g.height), int(sh.y + sh.h));
+      int x0 = std::max(0, int(std::floor(sh.x))), y0 = std::max(0, int(std::floor(sh.y)));
+      int x1 = std::min(int(g.width), int(std::floor(sh.x + sh.w))), y1 = std::min(int(g.height), int(std::floor(sh.y + sh.h)));
       for (int y = y0; y < y1; ++y)
         for (int x = x0; x < x1; ++x) g.terrain[u32(y) * g.width + u32(x)] = sh.terrain;
     }
@@ -183,6 +184,24 @@ Handle spawn_ant(Game& g, u8 colony, Kind caste, float x, float y, float heading
   return h;
 }
 
+void spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius, u32 count) {
+  if (colony >= g.colonies.size()) return;
+  if (caste != Kind::Soldier) caste = Kind::Worker;
+  for (u32 k = 0; k < count; ++k) {
+    float a = g.rng.range(-kPi, kPi), r = radius * std::sqrt(g.rng.next_float());
+    float px = x + r * std::cos(a), py = y + r * std::sin(a);
+    if (!in_map(g, px, py) || !passable(g.terrain[cell_of(g, px, py)])) px = x, py = y;
+    const float heading = g.rng.range(-kPi, kPi);
+    if (!passable(g.terrain[cell_of(g, px, py)])) continue;  // the centre itself is water or rock
+    // The pools or the store have no room for this ant, so none for the rest of the group
+    // (one caste, one shape): they are refused together, not tried one by one.
+    if (spawn_ant(g, colony, caste, px, py, heading).is_null()) {
+      g.spawn_refused += count - k - 1;
+      return;
+    }
+  }
+}
+
 Handle spawn_food(Game& g, float x, float y, u32 crumbs) {
   crumbs = std::clamp(crumbs, 1u, RenderPiece::kMaxPerEntity - 1);
   if (!in_map(g, x, y)) return {};
@@ -224,6 +243,11 @@ void size_scratch(Game& g) {
 
 namespace {
 
+bool fail(std::string* err, std::string text) {
+  if (err) *err = std::move(text);
+  return false;
+}
+
 bool build_world(Game& g, std::string* err) {
   const Scenario& s = g.scenario;
   Capacity cap = resolved_capacity(s);
@@ -241,7 +265,7 @@ bool build_world(Game& g, std::string* err) {
   for (size_t i = 0; i < s.colonies.size(); ++i) {
     const ColonySpec& c = s.colonies[i];
     if (!passable(g.terrain[cell_of(g, c.nest_x, c.nest_y)])) {
-      if (err) *err = s.path + ": colonies[" + std::to_string(i) + "].nest: the nest is on " + terrain_name(g.terrain[cell_of(g, c.nest_x, c.nest_y)]);
+      if (err) *err = printable(s.path) + ": colonies[" + std::to_string(i) + "].nest: the nest is in " + terrain_name(g.terrain[cell_of(g, c.nest_x, c.nest_y)]);
       return false;
     }
   }
@@ -284,18 +308,25 @@ bool build_world(Game& g, std::string* err) {
     const ColonySpec& cs = s.colonies[i];
     Colony& c = g.colonies[i];
     c.queen = spawn_ant(g, u8(i), Kind::Queen, cs.nest_x, cs.nest_y, 0);
-    auto scatter = [&](Kind caste, u32 n) {
-      for (u32 k = 0; k < n; ++k) {
-        float a = g.rng.range(-kPi, kPi), r = cs.spread * std::sqrt(g.rng.next_float());
-        float x = cs.nest_x + r * std::cos(a), y = cs.nest_y + r * std::sin(a);
-        if (!passable(g.terrain[cell_of(g, x, y)])) x = cs.nest_x, y = cs.nest_y;
-        spawn_ant(g, u8(i), caste, x, y, g.rng.range(-kPi, kPi));
-      }
-    };
-    scatter(Kind::Worker, cs.workers);
-    scatter(Kind::Soldier, cs.soldiers);
+    spawn_group(g, u8(i), Kind::Worker, cs.nest_x, cs.nest_y, cs.spread, cs.workers);
+    spawn_group(g, u8(i), Kind::Soldier, cs.nest_x, cs.nest_y, cs.spread, cs.soldiers);
   }
-  for (const FoodSpec& f : s.food) spawn_food(g, f.x, f.y, f.crumbs);
+  // Starting food, and spawn events that always land on one cell, must find land once the
+  // noise has been drawn (the scenario's own check knows only the base and the shapes).
+  for (size_t i = 0; i < s.food.size(); ++i) {
+    const FoodSpec& f = s.food[i];
+    const u32 cell = cell_of(g, f.x, f.y);
+    const std::string where = printable(s.path) + ": food[" + std::to_string(i) + "].at: ";
+    if (!passable(g.terrain[cell])) return fail(err, where + "the food is in " + terrain_name(g.terrain[cell]));
+    if (!g.food_at[cell].is_null()) return fail(err, where + "the cell already holds an earlier entry's food (food covers the 3x3 cells around it)");
+    if (spawn_food(g, f.x, f.y, f.crumbs).is_null()) return fail(err, where + "no room for the food in the pools");
+  }
+  for (size_t i = 0; i < s.events.size(); ++i) {
+    const EventSpec& e = s.events[i];
+    const Terrain t = g.terrain[cell_of(g, e.x, e.y)];
+    if (e.kind == EventKind::Spawn && e.spread == 0 && !passable(t))
+      return fail(err, printable(s.path) + ": events[" + std::to_string(i) + "].at: the ants would appear in " + terrain_name(t));
+  }
   return true;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../common/scratch.h"
+#include "replay.h"
 
 namespace {
 
@@ -108,6 +109,11 @@ TEST(SaveCli, BadSaveFilesEndWithOneLineAndExit2) {
   write(version);
   expect_one_line_exit_2({"--headless", "--load", bad, "--ticks", "1"}, bad + ": save format version 9");
   expect_one_line_exit_2({"--headless", "--load", scenario("default.json"), "--ticks", "1"}, "not a Colony save");
+  // A save and a replay each name the flag that reads them when given to the other.
+  const std::string rec = temp("b.replay");
+  ASSERT_EQ(colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "5", "--record", rec}).code, 0);
+  expect_one_line_exit_2({"--headless", "--load", rec, "--ticks", "1"}, rec + ": a Colony replay, not a save (read it with --replay)");
+  expect_one_line_exit_2({"--headless", "--replay", save}, save + ": a Colony save, not a replay (read it with --load)");
   // And the other way round: a save or a replay is not a scenario.
   expect_one_line_exit_2({"--headless", "--scenario", save, "--ticks", "1"}, save + ": (document): a Colony save, not a scenario (read it with --load)");
 }
@@ -130,6 +136,53 @@ TEST(ReplayCli, RecordThenReplayHeadless) {
   EXPECT_NE(d.err.find("matched through tick 100 (stopped before the end of the recording)"), std::string::npos) << d.err;
   expect_one_line_exit_2({"--headless", "--replay", scenario("default.json")}, "not a Colony replay");
   expect_one_line_exit_2({"--headless", "--scenario", rec, "--ticks", "1"}, rec + ": (document): a Colony replay, not a scenario (read it with --replay)");
+}
+
+// A run that fails (here a replay whose recording was changed) writes its report, which
+// says where it diverged, and leaves the save already at its path as it was: it had been
+// replaced by the failed run's world.
+TEST(ReplayCli, ADivergedReplayLeavesTheSaveItWasGiven) {
+  const std::string rec = temp("d.replay"), changed = temp("changed.replay"), save = temp("keep.colony"), report = temp("d.json");
+  ASSERT_EQ(colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "60", "--record", rec, "--save", save}).code, 0);
+  const std::string kept_save = slurp(save);
+  colony::Replayer r;
+  std::string err;
+  ASSERT_TRUE(colony::load_replay(rec, r, &err)) << err;
+  r.replay.digests[5] ^= 1;  // the digest after tick 6
+  const std::vector<std::uint8_t> bytes = colony::encode_replay(r.replay);
+  std::ofstream(changed, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  Outcome o = colony({"--headless", "--replay", changed, "--save", save, "--report", report});
+  EXPECT_EQ(o.code, 3) << o.err;
+  EXPECT_NE(o.err.find("replay diverged at tick 6"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(save + " not written: the run failed"), std::string::npos) << o.err;
+  EXPECT_EQ(slurp(save), kept_save);
+  auto j = nlohmann::json::parse(slurp(report));
+  EXPECT_EQ(j["ticks"], 6);
+  EXPECT_EQ(j["replay_divergence"].get<std::string>().rfind("tick 6: tick digest ", 0), 0u) << j["replay_divergence"];
+}
+
+// Outputs through symbolic links: a link to a file not yet there gets that file (the link
+// had been replaced by a plain file), a link into a missing folder and a loop of links are
+// refused before the run.
+TEST(SaveCli, AnOutputLinkIsFollowedToTheFileItNames) {
+  namespace fs = std::filesystem;
+  const std::string dir = temp("links");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::create_symlink("target.json", dir + "/link.json");
+  Outcome o = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", dir + "/link.json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir + "/link.json")));
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir + "/target.json")));
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir + "/link.json"))["ticks"], 1);
+  fs::create_symlink("nowhere/x.json", dir + "/dangling.json");
+  expect_one_line_exit_2({"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", dir + "/dangling.json"},
+                         "folder does not exist");
+  fs::create_symlink("b.json", dir + "/a.json");
+  fs::create_symlink("a.json", dir + "/b.json");
+  expect_one_line_exit_2({"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", dir + "/a.json"},
+                         "symbolic links in a loop");
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir + "/dangling.json")));
 }
 
 TEST(ExhaustionCli, RefusedSpawnsAreReportedAndTheRunSucceeds) {

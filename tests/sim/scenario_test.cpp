@@ -67,8 +67,8 @@ TEST(Scenario, EveryShippedScenarioLoads) {
 }
 
 TEST(Scenario, UnknownKey) {
-  EXPECT_EQ(parse_error(with("\"workers\": 20", "\"wrokers\": 20")), "bad.json: colonies[0].wrokers: unknown key");
-  EXPECT_EQ(parse_error(with("\"world\"", "\"extra\": 1, \"world\"")), "bad.json: extra: unknown key");
+  EXPECT_EQ(parse_error(with("\"workers\": 20", "\"wrokers\": 20")), "bad.json: colonies[0].wrokers: unknown key (known here: nest, color, workers, soldiers, spread, food)");
+  EXPECT_EQ(parse_error(with("\"world\"", "\"extra\": 1, \"world\"")), "bad.json: extra: unknown key (known here: name, description, seed, world, terrain, colonies, food, random_food, region, capacity, rules, events)");
 }
 
 TEST(Scenario, WrongType) {
@@ -87,6 +87,44 @@ TEST(Scenario, OutOfRange) {
 
 TEST(Scenario, NestInWater) {
   EXPECT_EQ(parse_error(with("\"nest\": [10, 10]", "\"nest\": [31, 10]")), "bad.json: colonies[0].nest: the nest is in water");
+}
+
+// The check and the world builder agree where a rectangle ends: [10, 0, 1.5, 32] paints
+// column 10 only (columns floor(x) .. floor(x + w) - 1), so a nest at 11.2 is on grass,
+// and one at 10.9 is in the water.
+TEST(Scenario, ARectangleEndsWhereTheBuilderStopsPainting) {
+  const std::string doc = with("\"rect\": [30, 0, 4, 48]", "\"rect\": [10, 0, 1.5, 48]");
+  Scenario s;
+  std::string err;
+  ASSERT_TRUE(parse_scenario(std::string(doc).replace(doc.find("[10, 10]"), 8, "[11.2, 16]"), "good.json", s, &err)) << err;
+  auto g = make_game(s, 3, &err);
+  ASSERT_TRUE(g) << err;
+  EXPECT_EQ(g->terrain[16 * 64 + 10], Terrain::Water);
+  EXPECT_EQ(g->terrain[16 * 64 + 11], Terrain::Grass);
+  EXPECT_EQ(parse_error(std::string(doc).replace(doc.find("[10, 10]"), 8, "[10.9, 16]")), "bad.json: colonies[0].nest: the nest is in water");
+}
+
+// A scenario is JSON text: a NUL byte (which the parser would take for the end) is refused
+// where it stands, and nothing after it is silently dropped.
+TEST(Scenario, ANulByteIsRefused) {
+  std::string doc = std::string(kGood) + std::string(1, '\0') + "not json {{{";
+  EXPECT_EQ(parse_error(doc), "bad.json: (document): a NUL byte at offset " + std::to_string(std::string(kGood).size()) + " (a scenario is JSON text)");
+}
+
+// A few MiB of shapes or events could ask for hours of painting or bombing: past a budget
+// of cells touched, as multiples of the map's, the scenario is refused with the totals.
+TEST(Scenario, ShapesAndEventsBeyondTheirBudgetAreRefused) {
+  std::string shapes;
+  for (int i = 0; i < 70; ++i) shapes += std::string(i ? ", " : "") + "{ \"terrain\": \"dirt\", \"rect\": [0, 0, 64, 48] }";
+  EXPECT_EQ(parse_error(with("{ \"terrain\": \"water\", \"rect\": [30, 0, 4, 48] }", shapes)),
+            "bad.json: terrain.shapes[64]: the shapes up to here paint 199680 cells, more than 64 times the map's 3072 (fewer or smaller shapes)");
+  const std::string storm = with("\"radius\": 4 }", "\"radius\": 4 }, { \"kind\": \"fire\", \"tick\": 0, \"every\": 1, \"at\": [20, 20], \"radius\": 4096 }");
+  std::string many = storm;
+  for (int i = 0; i < 20; ++i) many = std::string(many).replace(many.find("\"radius\": 4096 }"), 16, "\"radius\": 4096 }, { \"kind\": \"fire\", \"tick\": 0, \"every\": 1, \"at\": [20, 20], \"radius\": 4096 }");
+  EXPECT_EQ(parse_error(many), "bad.json: events: the repeating events touch 64512 cells a tick, more than 16 times the map's 3072");
+  Scenario s;
+  std::string err;
+  EXPECT_TRUE(parse_scenario(storm, "good.json", s, &err)) << err;  // one such fire is within it
 }
 
 TEST(Scenario, MoreAntsThanThePoolsHold) {
@@ -170,7 +208,7 @@ TEST(Scenario, TruncatedJson) {
 
 TEST(Scenario, BadEventsAndColours) {
   EXPECT_EQ(parse_error(with("\"kind\": \"bomb\"", "\"kind\": \"nuke\"")), "bad.json: events[0].kind: unknown event kind 'nuke' (bomb, fire, spawn, food)");
-  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4, \"count\": 3")), "bad.json: events[0].count: unknown key");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4, \"count\": 3")), "bad.json: events[0].count: unknown key (known here: kind, tick, every, until, at, spread, radius, outer)");
   EXPECT_EQ(parse_error(with("\"workers\": 20", "\"color\": \"red\"")), "bad.json: colonies[0].color: expected a colour like \"#ff8800\", got \"red\"");
   EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 0")), "bad.json: events[0].radius: a bomb needs a radius above 0");
   EXPECT_EQ(parse_error(with("\"tick\": 5", "\"tick\": 50, \"until\": 40")), "bad.json: events[0].until: tick 40 is before the event's first tick 50");

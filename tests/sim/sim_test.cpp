@@ -351,6 +351,65 @@ TEST(Fire, KillsTheAntsStandingInIt) {
   expect_valid(*g);
 }
 
+// [SECTION] Spawning and starting food
+
+// A group the pools cannot hold is refused together: the first ant that finds no room
+// ends the group, the rest are counted refused without being tried (ten million tries a
+// tick had stalled a scenario). One refusal reaches the engine, where each try was one.
+TEST(Spawning, AGroupThePoolsCannotHoldIsRefusedTogether) {
+  Scenario s = small_world();
+  s.capacity.max_ants = 100;
+  auto g = build(s);
+  const u64 born = g->colonies[0].born, refused = g->spawn_refused;
+  auto engine_refusals = [&] {
+    u64 n = g->ecs->failed_creates();
+    for (const ecs::PoolStats* st : g->ecs->all_stats()) n += st->total.failed_reservations;
+    return n;
+  };
+  const u64 before = engine_refusals();
+  Command c;
+  c.kind = CommandKind::SpawnAnts;
+  c.count = 1'000'000;
+  c.x = 30;
+  c.y = 30;
+  queue_command(*g, c);
+  simulate_tick(*g);
+  const u64 new_born = g->colonies[0].born - born, new_refused = g->spawn_refused - refused;
+  EXPECT_GT(new_born, 0u);
+  EXPECT_EQ(new_born + new_refused, 1'000'000u);
+  EXPECT_EQ(engine_refusals() - before, 1u);
+  expect_valid(*g);
+}
+
+// Starting food must find land once the terrain's noise is drawn, and no entry may fall on
+// another's cells; a spawn event on one cell must not land in water. Each is one line
+// naming the entry (they had been dropped without a word, or the ants born in water).
+TEST(Spawning, StartingFoodAndSpawnsOffLandAreRefusedByName) {
+  auto refused = [](const Scenario& s) {
+    std::string err;
+    EXPECT_FALSE(make_game(s, 1, &err));
+    return err;
+  };
+  Scenario s = small_world();
+  s.shapes.push_back({Terrain::Rock, false, 20, 20, 5, 5, 0});
+  s.food.push_back({22, 22, 10});
+  EXPECT_EQ(refused(s), "test: food[0].at: the food is in rock");
+  s.food = {{40, 40, 10}, {41, 40, 10}};
+  EXPECT_EQ(refused(s), "test: food[1].at: the cell already holds an earlier entry's food (food covers the 3x3 cells around it)");
+  s.food.clear();
+  s.base = Terrain::Water;  // noise keeps a yard of dirt around the nest, water elsewhere
+  s.noise.enabled = true;
+  s.noise.water = s.noise.dirt = s.noise.rock = 0;
+  EventSpec e;
+  e.kind = EventKind::Spawn;
+  e.x = 60, e.y = 5, e.count = 50;
+  s.events.push_back(e);
+  EXPECT_EQ(refused(s), "test: events[0].at: the ants would appear in water");
+  s.events[0].x = 6, s.events[0].y = 6;  // in the nest's yard
+  std::string err;
+  EXPECT_TRUE(make_game(s, 1, &err)) << err;
+}
+
 // [SECTION] Corpses and deaths
 
 TEST(Deaths, OldAgeLeavesACorpseThatWorkersCarryHome) {
