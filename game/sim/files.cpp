@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 
 namespace colony {
 
@@ -37,6 +39,51 @@ std::string write_target(const std::string& path) {
     p = to.is_absolute() ? to : p.parent_path() / to;
   }
   return p.string();
+}
+
+// Temporaries removed on an interrupt. A fixed table the signal handler reads: a slot's
+// path is written before the slot is marked used, and the handler only calls unlink, which
+// is safe in a signal handler. The handlers are installed while any slot is used and the
+// ones before them put back after.
+constexpr int kInterruptSlots = 8, kInterruptPathBytes = 4096;
+constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+char interrupt_paths[kInterruptSlots][kInterruptPathBytes];
+volatile std::sig_atomic_t interrupt_used[kInterruptSlots];
+struct sigaction interrupt_previous[std::size(kInterruptSignals)];
+int interrupt_count = 0;
+
+void remove_temporaries_and_end(int sig) {
+  for (int i = 0; i < kInterruptSlots; ++i)
+    if (interrupt_used[i]) ::unlink(interrupt_paths[i]);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+// A slot for temp, or -1 when the table is full or the name too long (it then is only
+// removed by the destructor).
+int register_temporary(const std::string& temp) {
+  if (temp.size() >= size_t(kInterruptPathBytes)) return -1;
+  for (int i = 0; i < kInterruptSlots; ++i) {
+    if (interrupt_used[i]) continue;
+    std::memcpy(interrupt_paths[i], temp.c_str(), temp.size() + 1);
+    interrupt_used[i] = 1;
+    if (interrupt_count++ == 0) {
+      struct sigaction sa {};
+      sa.sa_handler = remove_temporaries_and_end;
+      sigemptyset(&sa.sa_mask);
+      for (size_t k = 0; k < std::size(kInterruptSignals); ++k) ::sigaction(kInterruptSignals[k], &sa, &interrupt_previous[k]);
+    }
+    return i;
+  }
+  return -1;
+}
+
+void unregister_temporary(int& slot) {
+  if (slot < 0) return;
+  interrupt_used[slot] = 0;
+  slot = -1;
+  if (--interrupt_count == 0)
+    for (size_t k = 0; k < std::size(kInterruptSignals); ++k) ::sigaction(kInterruptSignals[k], &interrupt_previous[k], nullptr);
 }
 
 // Opens path for reading if it is a regular file: fd and size are set and "" returned,
@@ -113,6 +160,7 @@ std::string why_not_writable(const std::string& given) {
 PendingFile::~PendingFile() {
   if (file_) std::fclose(file_);
   if (!temp_.empty()) ::unlink(temp_.c_str());
+  unregister_temporary(interrupt_slot_);
 }
 
 bool PendingFile::open(const std::string& path, std::string* err) {
@@ -128,6 +176,7 @@ bool PendingFile::open(const std::string& path, std::string* err) {
   ::umask(mask);
   ::fchmod(fd, 0666 & ~mask);
   temp_ = temp;
+  interrupt_slot_ = register_temporary(temp_);
   file_ = ::fdopen(fd, "wb");
   if (!file_) {
     ::close(fd);
@@ -163,6 +212,7 @@ bool PendingFile::commit(std::string* err) {
     return false;
   }
   temp_.clear();
+  unregister_temporary(interrupt_slot_);
   return true;
 }
 

@@ -32,6 +32,8 @@ std::string why_not_writable(const std::string& path);
 // A file being written under a unique temporary name beside path ("<path>.XXXXXX").
 // commit() moves it over path; destroyed without a commit, the temporary is removed.
 // A path that is a symbolic link is written to the file the link names (the link stays).
+// While a temporary exists, SIGINT, SIGTERM and SIGHUP remove it before the process ends
+// as the signal would have ended it: an interrupted run leaves no stray file.
 class PendingFile {
  public:
   PendingFile() = default;
@@ -53,6 +55,7 @@ class PendingFile {
   std::string path_, temp_;
   FILE* file_ = nullptr;
   bool failed_ = false;
+  int interrupt_slot_ = -1;  // where the signal handler finds temp_ (-1: not registered)
 };
 
 // A file name as an error line can show it: control characters and bytes that are not

@@ -349,3 +349,44 @@ TEST(SaveFile, ASaveTouchesNothingButItsOwnFile) {
 
 }  // namespace
 }  // namespace colony
+
+namespace colony {
+namespace {
+
+// An interrupt while an output is being written leaves no temporary beside it: the
+// handler removes it, then the process ends as the signal would have ended it (a run
+// stopped with Ctrl+C while saving a big world had left a 72 MB temporary).
+TEST(PendingFileDeathTest, AnInterruptRemovesTheTemporary) {
+  GTEST_FLAG_SET(death_test_style, "fast");  // the child writes where the parent looks
+  const std::string dir = colony_test::scratch_path("interrupted");
+  std::filesystem::create_directories(dir);
+  for (int sig : {SIGINT, SIGTERM}) {
+    EXPECT_EXIT(
+        {
+          PendingFile file;
+          std::string err;
+          if (!file.open(dir + "/out.colony", &err)) std::_Exit(7);
+          std::fputs("half a save", file.stream());
+          std::fflush(file.stream());
+          std::raise(sig);
+          std::_Exit(8);
+        },
+        testing::KilledBySignal(sig), "");
+    EXPECT_TRUE(std::filesystem::is_empty(dir)) << "a temporary was left after signal " << sig;
+  }
+  // Committed, the file stays, and the handlers are gone: a signal then ends the process
+  // with nothing to remove.
+  EXPECT_EXIT(
+      {
+        PendingFile file;
+        std::string err;
+        if (!file.open(dir + "/kept.colony", &err) || !file.close(&err) || !file.commit(&err)) std::_Exit(7);
+        std::raise(SIGTERM);
+        std::_Exit(8);
+      },
+      testing::KilledBySignal(SIGTERM), "");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/kept.colony"));
+}
+
+}  // namespace
+}  // namespace colony
