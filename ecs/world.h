@@ -112,8 +112,7 @@ class World {
   // Compaction is chosen when the survivors it would move (those past the first hole)
   // are at most 1/kCompactDivisor of the holes. Tail fill moves at most one survivor
   // per hole and finds the holes in address order through the bitmap, so it is as
-  // cheap per move as the sweep (measured: tail fill 104 vs compaction 218-276 ns per
-  // victim at a 50 % kill of 200,000 ants; even at 80-90 % they are level).
+  // cheap per move as the sweep and moves far fewer (bench/README.md, "Tried").
   static constexpr u32 kCompactDivisor = 4;
 
   explicit World(const Config& config)
@@ -586,11 +585,9 @@ class World {
     (close_holes<Cs>(ReleaseStrategy::Auto), ...);
     return died;
   }
-  // A small batch, released one entity at a time, in a function of its own. Inlined into
-  // destroy_entities beside the mark pass, the same loop over the same instructions (0.3 %
-  // more, callgrind) ran 1-10 % slower than destroy() called once per victim: measured in
-  // one process, the two alternating on 200 victims of 2,000 ants, in either order of the
-  // worlds' creation. Out of line it runs level with destroy() (0.98-1.02).
+  // A small batch, released one entity at a time, in a function of its own: inlined into
+  // destroy_entities beside the mark pass, the same loop ran measurably slower than
+  // destroy() called once per victim (bench/README.md, change 17).
   template <MarkMode kMode>
   [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch) { return release_one_at_a_time<kMode>(batch); }
   // Every slot of each live victim released by swap-with-last, then its record freed:
@@ -601,9 +598,9 @@ class World {
   }
   // A batch holding at least one in kSortDensity of the live entities is walked in handle
   // index order: the directory rows are then read nearly in address order and stream in,
-  // where in random order each one waits on memory (the mark pass of a 50 % kill of
-  // 200,000 ants measured 30 % faster). A sparser batch, a bomb's 10 % say, gains nothing
-  // and is walked as it comes. The sort is sort_by_index (index_sort.h).
+  // where in random order each one waits on memory (bench/README.md, change 10). A
+  // sparser batch, a bomb's 10 % say, gains nothing and is walked as it comes. The sort
+  // is sort_by_index (index_sort.h).
   static constexpr u32 kSortDensity = 8;
   std::span<const Handle> in_directory_order(std::span<const Handle> batch) {
     if (u64(batch.size()) * kSortDensity < store_.live_count() || batch.size() > store_.max_entities()) return batch;
@@ -614,8 +611,8 @@ class World {
   // queue) as kMode says. Returns how many it visited. kBatch: the mark pass over pools
   // Ps, which prefetches the victims ahead (their lists and bitmap words in Ps only) and
   // frees records by the store's batched free (inside its begin and end). A small batch
-  // walks without both: prefetching measured 10-20 % slower there when the world is in
-  // cache, and a few victims leave little to overlap.
+  // walks without both: a few victims leave little to overlap, and the prefetches cost
+  // more than they hide when the world is in cache.
   template <MarkMode kMode, bool kBatch, class... Ps, class Visit>
   u32 visit_victims(std::span<const Handle> batch, Visit&& visit) {
     u32 n = u32(batch.size()), visited = 0;
@@ -777,8 +774,7 @@ class World {
   // entity's slots are reserved as one run, and a tail fill moves them in runs, so most of
   // them lie in those words. The mark pass sets them by read-modify-write, and the rows
   // streaming past evict the bitmap, spread over the pool at one line per 512 entries,
-  // from the caches: the mark pass of a 50 % kill of 200,000 ants waited on them (mark
-  // 87 -> 82 ns per victim, medians of 24 rounds).
+  // from the caches (bench/README.md, change 14).
   template <class C>
   void prefetch_dead_bits(u32 index) {
     const auto& l = list_at<C>(index);
@@ -810,7 +806,7 @@ class World {
   // The line of the owner's slot list that entry s's rewire will write. Asked for every
   // entry, not once per run of entries with the same owner: an ant's render slots cross a
   // line of its row at the thirteenth piece, and a run's rewires found the second line
-  // cold (close of a 50 % kill: 87 -> 76 ns per victim).
+  // cold (bench/README.md, change 12).
   template <class C>
   void prefetch_owner_row(Pool<C>& p, u32 s) {
     prefetch_for_write(&list_at<C>(p.owners[s].owner_index).slot[p.owners[s].local]);

@@ -413,6 +413,9 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   in.expect_tag(tag("GAME"), "the game counters");
   g.seed = in.pod<u64>(), g.tick = in.pod<u64>(), g.width = in.pod<u32>(), g.height = in.pod<u32>();
   in.need(g.width == s.width && g.height == s.height, "map size disagrees with the scenario");
+  // Far past any game (2^62 ticks is billions of years at 60 a second): a tick near the top
+  // would wrap to 0 and run the scenario's events again.
+  in.need(g.tick < (u64(1) << 62), "tick " + std::to_string(g.tick) + " out of range");
   g.food_sources = in.pod<u32>(), g.spawn_refused = in.pod<u64>(), g.invariant_violations = in.pod<u64>();
 
   in.expect_tag(tag("CELL"), "the cell grids");
@@ -437,7 +440,8 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
     c.nest_x = in.pod<float>(), c.nest_y = in.pod<float>(), c.color = in.pod<u32>(), c.queen = in.pod<Handle>(), c.food = in.pod<double>();
     c.alive = in.pod<u64>(), c.born = in.pod<u64>(), c.died.by_cause = in.pod<decltype(c.died.by_cause)>();
     c.delivered = in.pod<u64>(), c.starving = in.pod<u8>() != 0;
-    in.need(finite_in(c.nest_x, 0, float(g.width)) && finite_in(c.nest_y, 0, float(g.height)) && std::isfinite(c.food), "nest or food out of range");
+    in.need(finite_in(c.nest_x, 0, float(g.width)) && finite_in(c.nest_y, 0, float(g.height)) && std::isfinite(c.food) && c.food >= 0,
+            "nest or food out of range");
   }
   // Nests and colours never change in a game: they are the scenario's.
   for (size_t i = 0; i < s.colonies.size(); ++i) {
@@ -488,6 +492,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   std::string ecs_err;
   if (!ecs::read_snapshot(*g.ecs, src, &ecs_err)) in.fail(ecs_err);
   check_entities(g, in);
+  in.section = "the cell grids";  // what check_grids reads came in that section
   check_grids(g, in);
   in.expect_tag(tag("END "), "the end marker");
 

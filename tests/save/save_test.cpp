@@ -236,7 +236,9 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
   const std::vector<std::pair<std::function<void(Game&)>, std::string>> cases = {
       {[](Game& g) { g.danger[7] = std::numeric_limits<float>::quiet_NaN(); }, "the danger grid holds a negative or non-finite value"},
       {[](Game& g) { g.fields[1][9] = -1.0f; }, "a pheromone field holds a negative or non-finite value"},
-      {[](Game& g) { g.fire[3] = 40; }, "cells on fire that the burning list does not name"},
+      {[](Game& g) { g.fire[3] = 40; }, "bad content in the cell grids: cells on fire that the burning list does not name"},
+      {[](Game& g) { g.tick = ~0ull; }, "bad content in the game counters: tick 18446744073709551615 out of range"},
+      {[](Game& g) { g.colonies[0].food = -1; }, "bad content in the colonies: nest or food out of range"},
       {[](Game& g) { g.burning.push_back(4); }, "the burning list names a cell that is not burning"},
       {[](Game& g) { g.colonies[0].queen = g.tiles[0]; }, "colony 0: its queen is not a live queen of the colony"},
       {[](Game& g) { g.colonies[1].queen = g.colonies[0].queen; }, "colony 1: its queen is not a live queen of the colony"},
