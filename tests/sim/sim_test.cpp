@@ -432,13 +432,18 @@ TEST(Deaths, OldAgeLeavesACorpseThatWorkersCarryHome) {
   expect_valid(*g);
 }
 
-TEST(Deaths, EnemiesThatTouchFight) {
+// small_world() with a second colony in the far corner.
+Scenario two_colonies() {
   Scenario s = small_world();
   ColonySpec c2;
   c2.nest_x = 60;
   c2.nest_y = 60;
   s.colonies.push_back(c2);
-  auto g = build(s);
+  return s;
+}
+
+TEST(Deaths, EnemiesThatTouchFight) {
+  auto g = build(two_colonies());
   // Two columns of enemies walking into each other.
   for (int i = 0; i < 40; ++i) {
     spawn_ant(*g, 0, Kind::Soldier, 28.0f, 10.5f + float(i), 0);
@@ -457,12 +462,7 @@ TEST(Deaths, EnemiesThatTouchFight) {
 TEST(Deaths, ACombatEntryFromAnEarlierRoundOfStampsStartsNoFight) {
   for (u64 tick : {u64(0xFFFFFFFEull), u64(0xFFFFFFFFull)}) {
     SCOPED_TRACE(tick);
-    Scenario s = small_world();
-    ColonySpec c2;
-    c2.nest_x = 60;
-    c2.nest_y = 60;
-    s.colonies.push_back(c2);
-    auto g = build(s);
+    auto g = build(two_colonies());
     Handle ant = spawn_ant(*g, 0, Kind::Soldier, 30.5f, 30.5f, 0);
     Handle enemy = spawn_ant(*g, 1, Kind::Soldier, 31.1f, 30.5f, 0);  // the next cell, within reach
     g->tick = tick;
