@@ -35,6 +35,10 @@ static_assert(ecs::kMaxEntityIndex <= kOccupantMask);
 // left from that long ago is not taken for this tick's.
 u64 occupancy_stamp(u64 tick) { return (tick % 0xFFFFFFFFull + 1) << 32; }
 
+// The longest piece of a dormant ant's walk checked against the terrain: under a cell, so
+// that a wall one cell thick always holds one checked point.
+constexpr float kDormantPiece = 0.5f;
+
 // Age and hunger; true when the ant died.
 bool age_ant(Game& g, Record& r, u32 dt) {
   Body& b = r.payload;
@@ -88,13 +92,17 @@ void fight(Game& g, Record& a, Record& e) {
 // The full model: sense, steer, move, lay scent, eat, deliver, fight.
 void simulate_ant(Game& g, Record& r) {
   Body& b = r.payload;
+  // Every tick since the ant was last advanced: one when it stays simulated, up to the
+  // dormant period when its chunk has just joined the region (it ages and eats for them).
+  const u32 dt = std::max(1u, u32(g.tick) - b.last_tick);
+  b.last_tick = u32(g.tick);
   if (b.kind == Kind::Queen) {
-    b.age += 1;
-    b.last_tick = u32(g.tick);
+    b.age += dt;
     return;
   }
-  if (age_ant(g, r, 1)) return;
-  b.last_tick = u32(g.tick);
+  if (age_ant(g, r, dt)) return;
+  // A fight or a flight lasts the tick it happens in (the HUD and inspector show it).
+  if (b.state == AntState::Fighting || b.state == AntState::Fleeing) b.state = b.carrying ? AntState::Returning : AntState::Searching;
   ColonyEcs& w = *g.ecs;
   const u32 id = r.header.handle.index;
   const Colony& home = g.colonies[b.colony];
@@ -157,7 +165,6 @@ void simulate_ant(Game& g, Record& r) {
     float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
     if (dx * dx + dy * dy < kNestRadius * kNestRadius) b.scent = 1;
   }
-  if (b.state == AntState::Fighting || b.state == AntState::Fleeing) b.state = b.carrying ? AntState::Returning : AntState::Searching;
 
   // Combat: the ant already standing in this cell this tick, if it is an enemy. The
   // cell's entry names its colony, so only an enemy contact touches the other's record.
@@ -258,12 +265,13 @@ void advance_dormant(Game& g, Record& r) {
     c = fast_cos(b.heading);
     s = fast_sin(b.heading);
   }
-  // The step is taken in halves so thin water is not jumped over. Out of sight, ants
-  // without food mill about (a slower net drift); carriers head home at full speed.
-  float pace = b.carrying ? 0.5f : 0.2f;
-  float dist = b.speed * float(b.legs) / 6.0f * float(std::min(dt, 64u)) * pace;
-  for (int half = 0; half < 2; ++half)
-    if (step_forward(g, b, c, s, dist, id) == ecs::kNone) break;
+  // The ticks' walk in one go, in pieces of at most kDormantPiece cells, each checked, so
+  // that no water or rock is jumped over. Out of sight, ants without food mill about (a
+  // slower net drift); carriers head home at full speed.
+  const float dist = b.speed * float(b.legs) / 6.0f * float(std::min(dt, 64u)) * (b.carrying ? 1.0f : 0.4f);
+  const u32 pieces = std::max(1u, u32(std::ceil(dist / kDormantPiece)));
+  for (u32 k = 0; k < pieces; ++k)
+    if (step_forward(g, b, c, s, dist / float(pieces), id) == ecs::kNone) break;
   b.cell = cell_of(g, b.x, b.y);
   if (!b.carrying && b.kind == Kind::Worker && (g.cell_flags[b.cell] & kCellFood)) take_food(g, r);
   float dx = b.x - home.nest_x, dy = b.y - home.nest_y;

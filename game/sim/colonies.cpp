@@ -18,7 +18,10 @@ void simulate_colonies(Game& g) {
     if (c.food < rules.ant_cost + reserve || (rules.max_population && c.alive >= rules.max_population)) continue;
     Kind caste = g.rng.next_float() < rules.soldier_fraction ? Kind::Soldier : Kind::Worker;
     float a = g.rng.range(-kPi, kPi);
-    if (!spawn_ant(g, u8(i), caste, c.nest_x + std::cos(a), c.nest_y + std::sin(a), a).is_null()) c.food -= rules.ant_cost;
+    // Laid beside the queen, or under her when that spot is water or rock.
+    float x = c.nest_x + std::cos(a), y = c.nest_y + std::sin(a);
+    if (!in_map(g, x, y) || !passable(g.terrain[cell_of(g, x, y)])) x = c.nest_x, y = c.nest_y;
+    if (!spawn_ant(g, u8(i), caste, x, y, a).is_null()) c.food -= rules.ant_cost;
   }
 }
 

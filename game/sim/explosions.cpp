@@ -65,10 +65,10 @@ Blast apply_bomb(Game& g, float x, float y, float radius, float outer) {
         blast.killed += kill_ant(g, r, DeathCause::Explosion);
         return;
       }
-      // The ring: a leg torn off, and sometimes an antenna too.
+      // The ring: a leg torn off, and sometimes an antenna too (never a second leg in its place).
       u32 id = r.header.handle.index;
       maim_ant(g, r, false, hash_u32(g.seed, g.tick, id, kMaimSide) & 1);
-      if (hash_float(g.seed, g.tick, id, kMaim) < 0.5f) maim_ant(g, r, true, 2);
+      if (b.antennae > 0 && hash_float(g.seed, g.tick, id, kMaim) < 0.5f) maim_ant(g, r, true, 2);
       ++blast.maimed;
       if (b.legs == 0) blast.killed += kill_ant(g, r, DeathCause::Explosion);
     }
@@ -79,6 +79,7 @@ Blast apply_bomb(Game& g, float x, float y, float radius, float outer) {
     if (d < blast.radius * 0.6f && hash_float(g.seed, g.tick, cell, kIgnite) < 0.5f) ignite_cell(g, cell);
   });
   for_each_cell_in_circle(g, x, y, blast.outer * 1.5f, [&](u32 cell, float) { put_danger(g, cell, 1.0f); });
+  if (g.blasts.size() >= kMaxBlasts) g.blasts.erase(g.blasts.begin(), g.blasts.begin() + kMaxBlasts / 4);
   g.blasts.push_back(blast);
   return blast;
 }

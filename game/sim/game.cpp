@@ -145,7 +145,9 @@ void simulate_tick(Game& g) {
     ScopedTimer timer(t, SystemTimes::Corpses);
     spawn_corpses(g);
   }
-  while (!g.blasts.empty() && g.blasts.front().tick + 5 * kTicksPerSecond < g.tick) g.blasts.erase(g.blasts.begin());
+  // Explosions older than kBlastTicks leave the list together (it is in tick order).
+  auto shown = std::find_if(g.blasts.begin(), g.blasts.end(), [&](const Blast& b) { return b.tick + kBlastTicks >= g.tick; });
+  g.blasts.erase(g.blasts.begin(), shown);
   ++g.tick;
 }
 

@@ -101,6 +101,11 @@ struct Blast {
   u64 tick = 0;
   u32 killed = 0, maimed = 0;
 };
+// Game::blasts keeps the explosions of the last kBlastTicks, oldest first, at most
+// kMaxBlasts: a bomb that finds the list full drops its oldest quarter in one erase, so a
+// tick of hundreds of bombs neither allocates nor shifts the list once per bomb.
+inline constexpr u64 kBlastTicks = 5 * kTicksPerSecond;
+inline constexpr size_t kMaxBlasts = 1024;
 
 // [SECTION] Game state
 
@@ -147,7 +152,7 @@ struct Game {
   u64 spawn_refused = 0;                  // births refused for lack of pool capacity
   u64 invariant_violations = 0;
   SystemTimes times;
-  std::vector<Blast> blasts;              // explosions of the last few seconds
+  std::vector<Blast> blasts;              // explosions of the last kBlastTicks (see kMaxBlasts)
 
   // Scratch, reused every tick (not state: empty between ticks).
   std::vector<ColonyEcs::ChunkMove> scratch_moves;  // chunk changes a walk defers to its end

@@ -6,13 +6,18 @@ namespace colony {
 
 // Chunks that entered the region bring their ants into the simulated store; chunks
 // that left it send theirs to chunk-local storage.
+bool chunk_in_region(const Game& g, u32 c) {
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  float x0 = float(grid.chunk_col(c) * grid.chunk_cells), y0 = float(grid.chunk_row(c) * grid.chunk_cells);
+  float x1 = x0 + float(grid.chunk_cells), y1 = y0 + float(grid.chunk_cells);
+  return x1 > g.region_x && x0 < g.region_x + g.region_w && y1 > g.region_y && y0 < g.region_y + g.region_h;
+}
+
 void move_chunks_between_tiers(Game& g) {
   ColonyEcs& w = *g.ecs;
   const ecs::ChunkGrid& grid = w.grid();
   for (u32 c = 0; c < grid.chunk_count(); ++c) {
-    float x0 = float(grid.chunk_col(c) * grid.chunk_cells), y0 = float(grid.chunk_row(c) * grid.chunk_cells);
-    float x1 = x0 + float(grid.chunk_cells), y1 = y0 + float(grid.chunk_cells);
-    u8 want = x1 > g.region_x && x0 < g.region_x + g.region_w && y1 > g.region_y && y0 < g.region_y + g.region_h;
+    u8 want = chunk_in_region(g, c);
     if (want == g.chunk_simulated[c]) continue;
     g.chunk_simulated[c] = want;
     g.scratch_handles.clear();

@@ -479,7 +479,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
 
   in.expect_tag(tag("BLST"), "the recent explosions");
   u64 nblast = in.pod<u64>();
-  in.need(nblast <= 4096, "too many recent explosions");
+  in.need(nblast <= kMaxBlasts, "too many recent explosions");
   g.blasts.resize(size_t(nblast));
   for (Blast& b : g.blasts) {
     b.x = in.pod<float>(), b.y = in.pod<float>(), b.radius = in.pod<float>(), b.outer = in.pod<float>();

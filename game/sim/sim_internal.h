@@ -146,8 +146,7 @@ Handle spawn_corpse(Game& g, const Game::CorpseOrder& o);
 // loaded, so that no tick allocates (sim_no_alloc_test): the occupancy grid, room for
 // every cell in the burning list and for every entity in the deferred chunk moves, tier
 // changes and corpse orders (address space, touched only as far as a tick fills it), and
-// for kBlastsReserved explosions on show.
-inline constexpr size_t kBlastsReserved = 1024;
+// for kMaxBlasts explosions on show.
 void size_scratch(Game& g);
 // Sets one grass cell burning.
 void ignite_cell(Game& g, u32 cell);
@@ -161,6 +160,8 @@ void simulate_ants(Game& g);
 void simulate_dormant(Game& g);
 // Pheromone system: every field fades.
 void evaporate(Game& g);
+// Whether chunk c touches the simulation region (its entities are then simulated).
+bool chunk_in_region(const Game& g, u32 c);
 // Regions system: chunks entering or leaving the region change tier.
 void move_chunks_between_tiers(Game& g);
 // Colonies: hunger, and queens laying ants from delivered food.

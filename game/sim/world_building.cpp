@@ -238,7 +238,7 @@ void size_scratch(Game& g) {
   g.scratch_moves.reserve(entities);
   g.scratch_handles.reserve(entities);
   g.scratch_corpses.reserve(entities);
-  g.blasts.reserve(kBlastsReserved);
+  g.blasts.reserve(kMaxBlasts);
 }
 
 namespace {
@@ -283,14 +283,11 @@ bool build_world(Game& g, std::string* err) {
   g.event_next.resize(s.events.size());
   for (size_t i = 0; i < s.events.size(); ++i) g.event_next[i] = event_next_due(s.events[i], g.tick);
 
-  float rw = s.region_w > 0 ? s.region_w : float(g.width), rh = s.region_h > 0 ? s.region_h : float(g.height);
-  set_sim_region(g, s.region_x, s.region_y, rw, rh);
-  const ecs::ChunkGrid& grid = g.ecs->grid();
-  for (u32 c = 0; c < chunks; ++c) {
-    float x0 = float(grid.chunk_col(c) * grid.chunk_cells), y0 = float(grid.chunk_row(c) * grid.chunk_cells);
-    float x1 = x0 + float(grid.chunk_cells), y1 = y0 + float(grid.chunk_cells);
-    g.chunk_simulated[c] = x1 > g.region_x && x0 < g.region_x + g.region_w && y1 > g.region_y && y0 < g.region_y + g.region_h;
-  }
+  // A region without a width (or height) spans the whole map that way, wherever its x (or y).
+  const bool whole_w = s.region_w <= 0, whole_h = s.region_h <= 0;
+  set_sim_region(g, whole_w ? 0 : s.region_x, whole_h ? 0 : s.region_y, whole_w ? float(g.width) : s.region_w,
+                 whole_h ? float(g.height) : s.region_h);
+  for (u32 c = 0; c < chunks; ++c) g.chunk_simulated[c] = chunk_in_region(g, c);
 
   if (!create_tiles(g, err)) return false;
 

@@ -21,6 +21,7 @@
 
 #include "body_plans.h"
 #include "game.h"
+#include "save.h"
 
 namespace colony {
 namespace {
@@ -351,6 +352,58 @@ TEST(Fire, KillsTheAntsStandingInIt) {
   expect_valid(*g);
 }
 
+// [SECTION] Births
+
+// A queen lays beside her, or under her when that spot is water or rock: with the nest one
+// dirt cell in a ring of water, every ant she lays stands on land (they had been laid in
+// the water and stayed there).
+TEST(Births, AQueenLaysOnLandOnly) {
+  Scenario s = small_world();
+  s.colonies[0].nest_x = 30.5f, s.colonies[0].nest_y = 30.5f;
+  s.colonies[0].food = 1e6;
+  s.rules.lay_interval = 2;
+  auto g = build(s);
+  for (u32 y = 29; y <= 31; ++y)
+    for (u32 x = 29; x <= 31; ++x)
+      if (x != 30 || y != 30) set_terrain(*g, cell_index(*g, x, y), Terrain::Water);
+  for (int t = 0; t < 200; ++t) simulate_tick(*g);
+  EXPECT_GT(g->colonies[0].born, 50u);
+  u32 ants = 0;
+  g->ecs->for_each_simulated([&](Record& r) {
+    if (!is_ant(r.payload.kind)) return;
+    ++ants;
+    EXPECT_TRUE(passable(g->terrain[cell_index(*g, u32(r.payload.x), u32(r.payload.y))])) << r.payload.x << "," << r.payload.y;
+  });
+  EXPECT_GT(ants, 50u);
+}
+
+// [SECTION] Recent explosions
+
+// The renderer's list of recent explosions stays bounded and keeps the newest: a tick of
+// 1,500 bombs leaves at most kMaxBlasts, the last one among them, and five seconds later
+// none. (It had grown without bound, one erase per old blast a tick, and a save holding
+// more than 4,096 could not be loaded.)
+TEST(Blasts, ATickOfManyBombsKeepsTheNewestWithinTheBound) {
+  auto g = build(small_world());
+  for (u32 k = 0; k < 1500; ++k) {
+    Command c;
+    c.kind = CommandKind::Bomb;
+    c.x = float(k % 64), c.y = float(k / 64 % 64), c.radius = 2;
+    queue_command(*g, c);
+  }
+  simulate_tick(*g);
+  ASSERT_FALSE(g->blasts.empty());
+  EXPECT_LE(g->blasts.size(), kMaxBlasts);
+  EXPECT_EQ(g->blasts.back().x, float(1499 % 64));
+  EXPECT_EQ(g->blasts.back().y, float(1499 / 64 % 64));
+  std::vector<std::uint8_t> bytes;
+  std::string err;
+  ASSERT_TRUE(save_game_to_bytes(*g, bytes, &err)) << err;
+  EXPECT_NE(load_game_from_bytes(bytes.data(), bytes.size(), "blasts", &err), nullptr) << err;
+  for (u64 t = 0; t <= kBlastTicks; ++t) simulate_tick(*g);
+  EXPECT_TRUE(g->blasts.empty());
+}
+
 // [SECTION] Spawning and starting food
 
 // A group the pools cannot hold is refused together: the first ant that finds no room
@@ -482,7 +535,103 @@ TEST(Deaths, ACombatEntryFromAnEarlierRoundOfStampsStartsNoFight) {
   }
 }
 
+// A bomb's ring takes a leg, and an antenna only while the ant has one: an ant without
+// antennae lost a second leg in its place.
+TEST(Deaths, TheMaimRingTakesNoSecondLegForAMissingAntenna) {
+  auto g = build(small_world());
+  std::vector<Handle> ants;
+  for (int i = 0; i < 40; ++i) {
+    Handle h = spawn_ant(*g, 0, Kind::Worker, 30.5f + 4.0f * std::cos(float(i)), 30.5f + 4.0f * std::sin(float(i)), 0);
+    ASSERT_TRUE(maim_ant(*g, rec(*g, h), true, 2));
+    ASSERT_TRUE(maim_ant(*g, rec(*g, h), true, 2));
+    ASSERT_EQ(rec(*g, h).payload.antennae, 0);
+    ants.push_back(h);
+  }
+  apply_bomb(*g, 30.5f, 30.5f, 2.0f, 6.0f);  // every ant in the ring, none in the kill radius
+  for (Handle h : ants) {
+    ASSERT_TRUE(g->ecs->alive(h));
+    EXPECT_EQ(rec(*g, h).payload.legs, 5);
+    EXPECT_EQ(count_of<RenderPiece>(*g, h), 11u - 2 - 1);
+  }
+  expect_valid(*g);
+}
+
+// Danger just ahead turns an ant back, and it shows "fleeing" until its next step (the
+// state had been reset in the same step that set it, so no one ever saw it).
+TEST(Deaths, AnAntTurningFromDangerIsShownFleeing) {
+  auto g = build(small_world());
+  Handle h = spawn_ant(*g, 0, Kind::Worker, 30.5f, 30.5f, 0);  // heading east
+  for (int x = 31; x < 36; ++x) g->cell_flags[cell_index(*g, u32(x), 30)] |= kCellDanger;
+  simulate_tick(*g);
+  EXPECT_EQ(rec(*g, h).payload.state, AntState::Fleeing);
+}
+
 // [SECTION] Tiers: dormant chunks and region moves
+
+// An ant ages by every tick it lives, whichever tier it spends them in: one whose chunk
+// joins the region catches up the ticks since its last dormant step (it had lost them,
+// and lived longer the more often the camera passed).
+TEST(Tiers, AnAntAgesByEveryTickAcrossRegionMoves) {
+  Scenario s = small_world(128, 128, 16);
+  s.rules.dormant_period = 8;
+  s.rules.worker_lifespan = 100000;
+  auto g = build(s);
+  std::vector<Handle> ants;
+  for (int i = 0; i < 50; ++i) ants.push_back(spawn_ant(*g, 0, Kind::Worker, 20.0f + float(i % 10) * 8, 20.0f + float(i / 10) * 16, float(i)));
+  std::vector<u32> born;
+  for (Handle h : ants) born.push_back(rec(*g, h).payload.age);
+  const u64 start = g->tick;
+  for (int t = 0; t < 400; ++t) {
+    if (t % 37 == 0) set_sim_region(*g, t % 74 == 0 ? 0.0f : 64.0f, 0, 64, 128);
+    simulate_tick(*g);
+  }
+  for (size_t i = 0; i < ants.size(); ++i) {
+    if (!g->ecs->alive(ants[i])) continue;
+    const Body& b = rec(*g, ants[i]).payload;
+    // Up to a dormant period behind: a dormant ant's ticks are counted at its next step.
+    EXPECT_LE(b.age - born[i], u32(g->tick - start));
+    EXPECT_GE(b.age - born[i] + s.rules.dormant_period, u32(g->tick - start));
+  }
+}
+
+// A region given a position but no size spans the whole map that way, as the scenario
+// documentation says (it had started at the position and left everything before it dormant).
+TEST(Tiers, ARegionWithoutASizeIsTheWholeMap) {
+  Scenario s = small_world(128, 128, 16);
+  s.region_x = 100, s.region_y = 100;
+  auto g = build(s);
+  EXPECT_EQ(std::count(g->chunk_simulated.begin(), g->chunk_simulated.end(), 1), std::ptrdiff_t(g->chunk_simulated.size()));
+  s.region_w = 20;  // a width: the region starts at x
+  g = build(s);
+  EXPECT_EQ(g->chunk_simulated[0], 0);
+}
+
+// Out of sight, a dormant ant's walk is checked every half cell: a wall of water one cell
+// thick around the nest holds it in (the walk had been checked at its end only and jumped
+// such walls, carrying food out of a closed nest).
+TEST(Tiers, DormantAntsDoNotCrossAThinWall) {
+  Scenario s = small_world(128, 128, 16);
+  s.region_x = 120, s.region_y = 120, s.region_w = 1, s.region_h = 1;  // all but the far corner dormant
+  s.rules.dormant_period = 64;
+  s.rules.worker_speed = 0.5f;
+  s.colonies[0].nest_x = 40, s.colonies[0].nest_y = 40;
+  auto g = build(s);
+  for (u32 y = 30; y <= 50; ++y)
+    for (u32 x = 30; x <= 50; ++x)
+      if (x == 30 || x == 50 || y == 30 || y == 50) set_terrain(*g, cell_index(*g, x, y), Terrain::Water);
+  std::vector<Handle> ants;
+  for (int i = 0; i < 60; ++i) ants.push_back(spawn_ant(*g, 0, Kind::Worker, 35.0f + float(i % 10), 35.0f + float(i / 10), float(i)));
+  for (int t = 0; t < 2000; ++t) simulate_tick(*g);
+  int inside = 0;
+  for (Handle h : ants) {
+    if (!g->ecs->alive(h)) continue;
+    const Body& b = rec(*g, h).payload;
+    EXPECT_EQ(rec(*g, h).header.tier, u8(ecs::Tier::Dormant));
+    EXPECT_TRUE(b.x > 31 && b.x < 50 && b.y > 31 && b.y < 50) << b.x << "," << b.y;
+    ++inside;
+  }
+  EXPECT_GT(inside, 30);
+}
 
 TEST(Tiers, DormantAntsStillMoveAgeAndCrossChunks) {
   Scenario s = small_world(128, 128, 16);
