@@ -245,16 +245,34 @@ std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports) {
     if (out.size() < max_reports) out.push_back({"", ecs::kNone, h, std::move(what)});
   };
   // Game-level invariants: colony counts match the ants in storage, every ant sits in
-  // the tier its chunk calls for, and the food grid names only live food.
+  // the tier its chunk calls for and in the cell it notes, what the render pieces show
+  // agrees with the body (an ant's legs, antennae and carried food, a food source's
+  // crumbs: the pool operations change both together), the food count matches the food
+  // sources, the burning counts per chunk match the fire, and the food grid names only
+  // live food.
   ColonyEcs& w = *g.ecs;
   std::vector<u64> counted(g.colonies.size(), 0);
+  u64 food_sources = 0;
+  auto pieces = [&](Record& r, Part part) {
+    u32 n = 0;
+    w.for_each_component<RenderPiece>(r, [&](u32, const RenderPiece& p) { n += p.part == part; });
+    return n;
+  };
   auto check = [&](Record& r) {
     const Body& b = r.payload;
-    if (!is_ant(b.kind) || (r.header.flags & ecs::kFlagDying)) return;
+    if (r.header.flags & ecs::kFlagDying) return;
+    if (b.kind == Kind::Food) {
+      ++food_sources;
+      if (pieces(r, Part::Crumb) != b.amount) report(r.header.handle, "food source's crumb pieces disagree with its amount " + std::to_string(b.amount));
+    }
+    if (!is_ant(b.kind)) return;
     if (b.colony < counted.size()) ++counted[b.colony];
     ecs::Tier want = tier_for_chunk(g, r.header.chunk);
     if (ecs::Tier(r.header.tier) != want) report(r.header.handle, std::string("ant in the wrong tier for chunk ") + std::to_string(r.header.chunk));
     if (r.header.chunk != w.grid().chunk_at(b.x, b.y)) report(r.header.handle, "ant's chunk is not the chunk under it");
+    if (b.cell != cell_of(g, b.x, b.y)) report(r.header.handle, "ant's cell is not the cell under it");
+    if (pieces(r, Part::Leg) != b.legs || pieces(r, Part::Antenna) != b.antennae || pieces(r, Part::CarriedFood) != b.carrying)
+      report(r.header.handle, "ant's leg, antenna or carried-food pieces disagree with its body");
   };
   w.for_each_simulated(check);
   for (u32 c = 0; c < w.grid().chunk_count(); ++c) w.for_each_dormant_in_chunk(c, check);
@@ -266,6 +284,14 @@ std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports) {
     w.for_each_dormant_in_chunk(c, [&](Record& r) { ok = ok && ((index++ < tiles) == (r.payload.kind == Kind::Tile)); });
     if (!ok) report({}, "chunk " + std::to_string(c) + " dormant storage does not start with exactly its " + std::to_string(tiles) + " tiles");
   }
+  if (food_sources != g.food_sources)
+    report({}, "the game counts " + std::to_string(g.food_sources) + " food sources, storage holds " + std::to_string(food_sources));
+  std::vector<u32> burning(g.chunk_burning.size(), 0);
+  for (u32 cell = 0; cell < g.fire.size(); ++cell)
+    if (g.fire[cell] > 0) ++burning[w.grid().chunk_of_cell(cell % g.width, cell / g.width)];
+  for (u32 c = 0; c < burning.size(); ++c)
+    if (burning[c] != g.chunk_burning[c])
+      report({}, "chunk " + std::to_string(c) + " counts " + std::to_string(g.chunk_burning[c]) + " burning cells, the fire grid " + std::to_string(burning[c]));
   for (size_t i = 0; i < g.colonies.size(); ++i)
     if (counted[i] != g.colonies[i].alive)
       report({}, "colony " + std::to_string(i) + " counts " + std::to_string(g.colonies[i].alive) + " ants, storage holds " + std::to_string(counted[i]));

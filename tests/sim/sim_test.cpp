@@ -81,6 +81,7 @@ std::vector<PieceId> pieces_of(Game& g, Handle h) {
 void teleport(Game& g, Handle h, float x, float y) {
   rec(g, h).payload.x = x;
   rec(g, h).payload.y = y;
+  rec(g, h).payload.cell = cell_index(g, u32(x), u32(y));
   ASSERT_EQ(g.ecs->move_chunk(h, g.ecs->grid().chunk_at(x, y)), ecs::Result::Ok);
 }
 
