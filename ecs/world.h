@@ -419,6 +419,13 @@ class World {
   void for_each_dormant_in_chunk(u32 chunk, Fn&& fn) {
     store_.walk(store_.dormant(chunk), [&](RecordHeader* h) { fn(*as_record(h)); });
   }
+  // fn(Record&) for every entity in storage order: the simulated store, then each chunk's
+  // dormant storage in chunk order (the order a state hash or a full check walks).
+  template <class Fn>
+  void for_each_entity(Fn&& fn) {
+    for_each_simulated(fn);
+    for (u32 c = 0; c < grid_.chunk_count(); ++c) for_each_dormant_in_chunk(c, fn);
+  }
   // fn(Record&) for every entity (both tiers) in one chunk.
   template <class Fn>
   void for_each_in_chunk(u32 chunk, Fn&& fn) {

@@ -89,32 +89,18 @@ void fight(Game& g, Record& a, Record& e) {
   hit(a, pe.attack);
 }
 
-// The full model: sense, steer, move, lay scent, eat, deliver, fight.
-void simulate_ant(Game& g, Record& r) {
+// Sense: each sensor samples the trail field ahead at its angle, the best one wins; then
+// steer by it with some randomness, back from danger felt just ahead, home when carrying,
+// and (soldiers) back toward the nest when strayed.
+void sense_and_steer(Game& g, Record& r, bool returning, bool sense_tick) {
   Body& b = r.payload;
-  // Every tick since the ant was last advanced: one when it stays simulated, up to the
-  // dormant period when its chunk has just joined the region (it ages and eats for them).
-  const u32 dt = std::max(1u, u32(g.tick) - b.last_tick);
-  b.last_tick = u32(g.tick);
-  if (b.kind == Kind::Queen) {
-    b.age += dt;
-    return;
-  }
-  if (age_ant(g, r, dt)) return;
-  // A fight or a flight lasts the tick it happens in (the HUD and inspector show it).
-  if (b.state == AntState::Fighting || b.state == AntState::Fleeing) b.state = b.carrying ? AntState::Returning : AntState::Searching;
   ColonyEcs& w = *g.ecs;
   const u32 id = r.header.handle.index;
   const Colony& home = g.colonies[b.colony];
-  bool returning = b.carrying != 0;
-
-  // Sense: each sensor samples the trail field ahead at its angle; the best one wins.
   const float* trail = g.fields[b.colony * 2 + u32(returning ? Field::ToHome : Field::ToFood)].data();
   const auto& sl = w.list<Sensor>(r);
   Sensor* sensors = w.pool<Sensor>().items.get();
   float best = 0, best_angle = 0;
-  // Ants sense on alternate ticks and lay scent on the others (half the random reads).
-  const bool sense_tick = ((id + u32(g.tick)) & 1) == 0;
   for (u32 k = 0; sense_tick && k < sl.added; ++k) {
     Sensor& sn = sensors[sl.slot[k]];
     float a = b.heading + sn.angle;
@@ -137,45 +123,77 @@ void simulate_ant(Game& g, Record& r) {
     if (dx * dx + dy * dy > 40.0f * 40.0f) steer_toward(b, c, s, home.nest_x, home.nest_y, 0.1f);
   }
   b.heading = wrap_angle(b.heading);
-  c = fast_cos(b.heading);
-  s = fast_sin(b.heading);
+}
 
-  // Move: speed drops with every lost leg.
+// One step along the heading, slower with every lost leg; returns the cell it ends in
+// (the one it stood on when water, rock or the map's edge blocked it).
+u32 walk(Game& g, Body& b, u32 id) {
   float dist = b.speed * float(b.legs) / 6.0f;
-  u32 old_cell = b.cell;
-  u32 cell = step_forward(g, b, c, s, dist, id);
-  if (cell == ecs::kNone) cell = old_cell;
+  u32 cell = step_forward(g, b, fast_cos(b.heading), fast_sin(b.heading), dist, id);
+  if (cell == ecs::kNone) cell = b.cell;
   b.cell = cell;
+  return cell;
+}
 
-  // Scent: to-home while searching, to-food while carrying; fades with distance travelled.
-  const u32 chunk = w.grid().chunk_at(b.x, b.y);
-  if (!sense_tick) {
-    float& trail_here = field(g, b.colony, returning ? Field::ToFood : Field::ToHome, cell);
-    float lay = b.scent * g.scenario.rules.deposit;
-    if (lay > trail_here) trail_here = lay, g.chunk_scent[chunk] |= kChunkTrail;
-  }
-  b.scent *= kScentFade;
+// Scent: to-home while searching, to-food while carrying; it fades with distance walked.
+void lay_scent(Game& g, Body& b, bool returning, u32 cell, u32 chunk) {
+  float& trail_here = field(g, b.colony, returning ? Field::ToFood : Field::ToHome, cell);
+  float lay = b.scent * g.scenario.rules.deposit;
+  if (lay > trail_here) trail_here = lay, g.chunk_scent[chunk] |= kChunkTrail;
+}
 
-  // Food and home.
+// Food and home: a searching worker on food takes a bite, a carrier at the nest delivers,
+// and an ant at the nest starts its to-home trail afresh.
+void forage(Game& g, Record& r, bool returning, u32 cell) {
+  Body& b = r.payload;
+  const Colony& home = g.colonies[b.colony];
   if (!returning && b.kind == Kind::Worker && (g.cell_flags[cell] & kCellFood)) take_food(g, r);
-  if (returning) {
-    float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
-    if (dx * dx + dy * dy < kNestRadius * kNestRadius) deliver_food(g, r);
-  } else {
-    float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
-    if (dx * dx + dy * dy < kNestRadius * kNestRadius) b.scent = 1;
-  }
+  float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
+  if (dx * dx + dy * dy >= kNestRadius * kNestRadius) return;
+  if (returning) deliver_food(g, r);
+  else b.scent = 1;
+}
 
-  // Combat: the ant already standing in this cell this tick, if it is an enemy. The
-  // cell's entry names its colony, so only an enemy contact touches the other's record.
+// Combat: the ant already standing in this cell this tick, if it is an enemy; then this
+// one stands there. The cell's entry names its colony, so only an enemy contact touches
+// the other's record.
+void meet_enemy(Game& g, Record& r, u32 cell) {
+  const Body& b = r.payload;
   const u64 stamp = occupancy_stamp(g.tick);
   u64& occ = g.occupancy[cell];
   if ((occ & 0xFFFFFFFF00000000ull) == stamp && u32(occ >> kOccupantBits & 3) != b.colony) {
-    Record& other = *as_record(w.store().record_of_index(u32(occ & kOccupantMask)));
+    Record& other = *as_record(g.ecs->store().record_of_index(u32(occ & kOccupantMask)));
     if (!(other.header.flags & ecs::kFlagDying)) fight(g, r, other);
   }
-  if (!(r.header.flags & ecs::kFlagDying)) occ = stamp | u64(b.colony) << kOccupantBits | id;
+  if (!(r.header.flags & ecs::kFlagDying)) occ = stamp | u64(b.colony) << kOccupantBits | r.header.handle.index;
+}
 
+// The full model, one tick: age, sense and steer, walk, lay scent, forage, fight, and
+// change chunk when the walk crossed into another.
+void simulate_ant(Game& g, Record& r) {
+  Body& b = r.payload;
+  // Every tick since the ant was last advanced: one when it stays simulated, up to the
+  // dormant period when its chunk has just joined the region (it ages and eats for them).
+  const u32 dt = std::max(1u, u32(g.tick) - b.last_tick);
+  b.last_tick = u32(g.tick);
+  if (b.kind == Kind::Queen) {
+    b.age += dt;
+    return;
+  }
+  if (age_ant(g, r, dt)) return;
+  // A fight or a flight lasts the tick it happens in (the HUD and inspector show it).
+  if (b.state == AntState::Fighting || b.state == AntState::Fleeing) b.state = b.carrying ? AntState::Returning : AntState::Searching;
+  const u32 id = r.header.handle.index;
+  const bool returning = b.carrying != 0;
+  // Ants sense on alternate ticks and lay scent on the others (half the random reads).
+  const bool sense_tick = ((id + u32(g.tick)) & 1) == 0;
+  sense_and_steer(g, r, returning, sense_tick);
+  const u32 cell = walk(g, b, id);
+  const u32 chunk = g.ecs->grid().chunk_at(b.x, b.y);
+  if (!sense_tick) lay_scent(g, b, returning, cell, chunk);
+  b.scent *= kScentFade;
+  forage(g, r, returning, cell);
+  meet_enemy(g, r, cell);
   note_chunk_change(g, r, chunk);
 }
 

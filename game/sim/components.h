@@ -76,7 +76,7 @@ struct Body {
   u32 age = {};          // ticks lived
   u32 lifespan = {};     // dies of age at this many ticks
   u32 amount = {};       // food: crumbs left; corpse: food value; ant: food carried
-  u32 cell = {};         // tiles: cell index; others: 0
+  u32 cell = {};         // the cell under it (tiles and food: theirs; ants: the last they stood on)
   u32 last_tick = {};    // last tick this entity was advanced (dormant catch-up)
   float scent = {};      // ants: strength of the trail being laid (1 at nest/food, fading)
 };

@@ -234,8 +234,7 @@ u64 state_hash(const Game& gc) {
   }
   ColonyEcs& w = *g.ecs;
   // Records in storage order: the order the systems visit them in affects the future.
-  w.for_each_simulated([&](Record& r) { hash_record(h, w, r); });
-  for (u32 c = 0; c < w.grid().chunk_count(); ++c) w.for_each_dormant_in_chunk(c, [&](Record& r) { hash_record(h, w, r); });
+  w.for_each_entity([&](Record& r) { hash_record(h, w, r); });
   return h.digest();
 }
 
@@ -274,8 +273,7 @@ std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports) {
     if (pieces(r, Part::Leg) != b.legs || pieces(r, Part::Antenna) != b.antennae || pieces(r, Part::CarriedFood) != b.carrying)
       report(r.header.handle, "ant's leg, antenna or carried-food pieces disagree with its body");
   };
-  w.for_each_simulated(check);
-  for (u32 c = 0; c < w.grid().chunk_count(); ++c) w.for_each_dormant_in_chunk(c, check);
+  w.for_each_entity(check);
   // The tile prefix the mobile walks rely on: each chunk's dormant storage starts with
   // exactly its tiles.
   for (u32 c = 0; c < w.grid().chunk_count(); ++c) {

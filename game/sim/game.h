@@ -157,7 +157,7 @@ struct Game {
   // Scratch, reused every tick (not state: empty between ticks).
   std::vector<ColonyEcs::ChunkMove> scratch_moves;  // chunk changes a walk defers to its end
   std::vector<Handle> scratch_handles;
-  struct CorpseOrder { float x, y, heading; u8 colony; u8 legs; Kind kind; };
+  struct CorpseOrder { float x, y, heading; u8 colony; Kind kind; };
   std::vector<CorpseOrder> scratch_corpses;
   std::vector<u64> occupancy;             // per cell: tick << 32 | ant index (combat contacts)
   std::vector<u32> scratch_cells;

@@ -353,8 +353,7 @@ void check_entities(Game& g, In& in) {
     const auto& pieces = w.list<RenderPiece>(r);
     for (u32 k = 0; k < pieces.added; ++k) in.need(w.component<RenderPiece>(r, k).part < Part::Count, who + "render piece of unknown part");
   };
-  w.for_each_simulated(check);
-  for (u32 c = 0; c < w.grid().chunk_count(); ++c) w.for_each_dormant_in_chunk(c, check);
+  w.for_each_entity(check);
   for (size_t cell = 0; cell < cells; ++cell) {
     const Record* r = w.find(g.tiles[cell]);
     in.need(r && r->payload.kind == Kind::Tile && r->payload.cell == cell && w.list<RenderPiece>(*r).added >= 1,

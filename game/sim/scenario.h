@@ -42,10 +42,11 @@ struct ColonySpec {
 
 struct FoodSpec {
   float x = 0, y = 0;
-  u32 crumbs = 20;  // 1..31 (one render piece each plus the plate)
+  u32 crumbs = 20;  // 1..31 (one render piece each)
 };
 
-// Keeps `count` random food sources on the map; a finished one is replaced.
+// Tops the map up with random food sources while it holds fewer than `count` sources of
+// any kind (starting, event, placed and random food alike).
 struct RandomFood {
   u32 count = 0;
   u32 crumbs_min = 10, crumbs_max = 30;
