@@ -18,8 +18,16 @@ namespace {
 
 std::string reason() { return std::strerror(errno); }
 
-// The temporary's name pattern beside path, for mkstemp.
-std::string temp_pattern(const std::string& path) { return path + ".XXXXXX"; }
+// The temporary's name pattern beside path, for mkstemp: the file's name and a 7-byte
+// suffix, the name cut short where the two would pass the 255 bytes a file system allows
+// a name (a legal 250-byte name had been refused).
+std::string temp_pattern(const std::string& path) {
+  constexpr size_t kMaxName = 255, kSuffix = 7;
+  const std::filesystem::path p(path);
+  std::string name = p.filename().string();
+  if (name.size() + kSuffix > kMaxName) name.resize(kMaxName - kSuffix);
+  return (p.parent_path() / (name + ".XXXXXX")).string();
+}
 
 // How many symbolic links a write follows before it calls them a loop (as the kernel does).
 constexpr int kMaxLinkHops = 40;

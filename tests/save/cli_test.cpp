@@ -185,6 +185,18 @@ TEST(SaveCli, AnOutputLinkIsFollowedToTheFileItNames) {
   EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir + "/dangling.json")));
 }
 
+// A name as long as a file system allows (255 bytes) is written: the temporary beside it
+// takes a shortened name (it had been refused, the name plus the suffix too long).
+TEST(SaveCli, AnOutputWithTheLongestNameIsWritten) {
+  const std::string dir = temp("long");
+  std::filesystem::create_directories(dir);
+  const std::string report = dir + "/" + std::string(250, 'r') + ".json";
+  Outcome o = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", report});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(report))["ticks"], 1);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
+}
+
 TEST(ExhaustionCli, RefusedSpawnsAreReportedAndTheRunSucceeds) {
   const std::string report = temp("exhaust.json");
   Outcome r = colony({"--headless", "--scenario", scenario("exhaustion.json"), "--ticks", "400", "--validate", "--report", report});
