@@ -264,10 +264,8 @@ bool build_world(Game& g, std::string* err) {
   generate_terrain(g);
   for (size_t i = 0; i < s.colonies.size(); ++i) {
     const ColonySpec& c = s.colonies[i];
-    if (!passable(g.terrain[cell_of(g, c.nest_x, c.nest_y)])) {
-      if (err) *err = printable(s.path) + ": colonies[" + std::to_string(i) + "].nest: the nest is in " + terrain_name(g.terrain[cell_of(g, c.nest_x, c.nest_y)]);
-      return false;
-    }
+    const Terrain t = g.terrain[cell_of(g, c.nest_x, c.nest_y)];
+    if (!passable(t)) return fail(err, printable(s.path) + ": colonies[" + std::to_string(i) + "].nest: the nest is in " + terrain_name(t));
   }
   g.fire.assign(cells, 0);
   g.scorch.assign(cells, 0);
