@@ -10,6 +10,7 @@
 #include "scenario.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -83,6 +84,13 @@ std::string number_text(double v) {
   return s.str();
 }
 
+// A number read from the file as the file wrote it: the shortest text that reads back as
+// the same double (47.999999999, where number_text's six digits show 48).
+std::string written_text(double v) {
+  char buf[32];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
 // An object whose keys must all be in `allowed`.
 const json& object(const json& v, const std::string& path, std::initializer_list<const char*> allowed) {
   if (!v.is_object()) throw BadInput{path.empty() ? "(top level)" : path, std::string("expected an object, got ") + type_name(v)};
@@ -106,7 +114,7 @@ const json& array(const json& v, const std::string& path, size_t min_n, size_t m
 double number(const json& v, const std::string& path, double lo, double hi) {
   if (!v.is_number()) throw BadInput{path, std::string("expected a number, got ") + type_name(v)};
   double d = v.get<double>();
-  if (!std::isfinite(d) || d < lo || d > hi) throw BadInput{path, number_text(d) + " is out of range [" + number_text(lo) + ", " + number_text(hi) + "]"};
+  if (!std::isfinite(d) || d < lo || d > hi) throw BadInput{path, written_text(d) + " is out of range [" + number_text(lo) + ", " + number_text(hi) + "]"};
   return d;
 }
 
@@ -172,49 +180,83 @@ u32 color(const json& v, const std::string& path) {
   return rgba(rgb >> 16 & 0xFF, rgb >> 8 & 0xFF, rgb & 0xFF);
 }
 
-// Parses the document, with two checks nlohmann-json leaves out: a key given twice in one
-// object (the parser would keep the last) is refused, and a number too large for any
-// type is reported at its key path. The parser's callback follows the path as it reads.
-json parse_document(const std::string& text) {
+// Builds the document as nlohmann-json's parser does, through its SAX interface, following
+// the key path as it reads, with three checks the parser leaves out: a key given twice in one
+// object (the parser would keep the last) is refused, a number too large for any type is
+// reported at its key path, and so is a whole number written past 64 bits, as written (the
+// parser hands it over as a decimal number: 100000000000000000000000 became 1e+23, and no
+// field of a scenario takes a number that large).
+class DocumentReader : public nlohmann::detail::json_sax_dom_parser<json> {
+  using Dom = nlohmann::detail::json_sax_dom_parser<json>;
+
+ public:
+  explicit DocumentReader(json& root) : Dom(root) {}
+  bool null() { return Dom::null() && value_read(); }
+  bool boolean(bool b) { return Dom::boolean(b) && value_read(); }
+  bool number_integer(json::number_integer_t n) { return Dom::number_integer(n) && value_read(); }
+  bool number_unsigned(json::number_unsigned_t n) { return Dom::number_unsigned(n) && value_read(); }
+  bool number_float(json::number_float_t d, const std::string& text) {
+    if (text.find_first_of(".eE") == std::string::npos)
+      throw BadInput{where(), text + (text[0] == '-' ? " is too far below zero" : " is too large")};
+    return Dom::number_float(d, text) && value_read();
+  }
+  bool string(std::string& s) { return Dom::string(s) && value_read(); }
+  bool binary(json::binary_t& b) { return Dom::binary(b) && value_read(); }
+  bool start_object(std::size_t n) {
+    open_.push_back({});
+    return Dom::start_object(n);
+  }
+  bool start_array(std::size_t n) {
+    open_.push_back({true, 0, {}});
+    return Dom::start_array(n);
+  }
+  bool end_object() {
+    open_.pop_back();
+    return Dom::end_object() && value_read();
+  }
+  bool end_array() {
+    open_.pop_back();
+    return Dom::end_array() && value_read();
+  }
+  bool key(std::string& k) {
+    auto [at, first] = open_.back().keys.insert(k);
+    open_.back().key = &*at;
+    if (!first) throw BadInput{where(), "key given twice"};
+    return Dom::key(k);
+  }
+  template <class Error>
+  bool parse_error(std::size_t, const std::string&, const Error& e) {
+    if constexpr (std::is_same_v<Error, json::out_of_range>) throw BadInput{where(), "number too large"};
+    throw e;
+  }
+
+ private:
   struct Open {
     bool array = false;
-    size_t index = 0;                     // array: the element being read
+    size_t index = 0;                      // array: the element being read
     std::unordered_set<std::string> keys;  // object: the keys so far
-    const std::string* key = nullptr;     // object: the key being read (in keys)
+    const std::string* key = nullptr;      // object: the key being read (in keys)
   };
-  std::vector<Open> open;
-  auto where = [&] {
+  std::string where() const {
     std::string p;
-    for (const Open& o : open) {
+    for (const Open& o : open_) {
       if (o.array) p = at_index(p, o.index);
-      else if (o.key) p = join(p, o.key->empty() ? "\"\"" : *o.key);
+      else if (o.key) p = join(p, *o.key);
     }
     return p.empty() ? std::string("(document)") : p;
-  };
-  auto element_read = [&] {
-    if (!open.empty() && open.back().array) ++open.back().index;
-  };
-  auto follow = [&](int, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start: open.push_back({}); break;
-      case json::parse_event_t::array_start: open.push_back({true, 0, {}}); break;
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end: open.pop_back(), element_read(); break;
-      case json::parse_event_t::value: element_read(); break;
-      case json::parse_event_t::key: {
-        auto [at, first] = open.back().keys.insert(parsed.get<std::string>());
-        open.back().key = &*at;
-        if (!first) throw BadInput{where(), "key given twice"};
-        break;
-      }
-    }
-    return true;
-  };
-  try {
-    return json::parse(text, follow);
-  } catch (const json::out_of_range&) {
-    throw BadInput{where(), "number too large"};
   }
+  bool value_read() {
+    if (!open_.empty() && open_.back().array) ++open_.back().index;
+    return true;
+  }
+  std::vector<Open> open_;
+};
+
+json parse_document(const std::string& text) {
+  json root;
+  DocumentReader reader(root);
+  json::sax_parse(text, &reader);
+  return root;
 }
 
 // [SECTION] Sections of the file
@@ -222,13 +264,19 @@ json parse_document(const std::string& text) {
 struct Point {
   float x, y;
 };
-// A position [x, y] inside the map.
+// A position [x, y] inside the map. The map ends below its width and height: a value
+// written just inside can round to the edge as a float (47.999999999 is 48.0f), and the
+// message shows what was written and what it became.
 Point point(const json& v, const std::string& path, const Scenario& s) {
   array(v, path, 2, 2);
-  float x = float(number(v[0], at_index(path, 0), -1e9, 1e9)), y = float(number(v[1], at_index(path, 1), -1e9, 1e9));
-  if (x < 0 || y < 0 || x >= float(s.width) || y >= float(s.height))
-    throw BadInput{path, "(" + number_text(x) + ", " + number_text(y) + ") is outside the " + std::to_string(s.width) + "x" + std::to_string(s.height) + " map"};
-  return {x, y};
+  const double dx = number(v[0], at_index(path, 0), -1e9, 1e9), dy = number(v[1], at_index(path, 1), -1e9, 1e9);
+  const float x = float(dx), y = float(dy);
+  if (x >= 0 && y >= 0 && x < float(s.width) && y < float(s.height)) return {x, y};
+  std::string problem = std::string("(").append(written_text(dx)).append(", ").append(written_text(dy));
+  problem += ") is outside the " + std::to_string(s.width) + "x" + std::to_string(s.height) + " map";
+  for (auto [d, f, edge] : {std::tuple{dx, x, s.width}, std::tuple{dy, y, s.height}})
+    if (d < double(edge) && f >= float(edge)) problem += std::string(" (").append(written_text(d)).append(" rounds to its edge, ").append(std::to_string(edge)).append(")");
+  throw BadInput{path, problem};
 }
 
 void read_world(const json& root, Scenario& s) {

@@ -151,6 +151,9 @@ TEST(Cli, BadScenariosExitTwoNamingFileAndKey) {
       {"nest_in_water.json", variant("\"random_food\"", "\"terrain\": { \"shapes\": [ { \"terrain\": \"water\", \"circle\": [12, 12, 3] } ] }, \"random_food\""), "colonies[0].nest: the nest is in water"},
       {"too_many_ants.json", variant("\"random_food\"", "\"capacity\": { \"sensors\": 100 }, \"random_food\""), "capacity.sensors: the scenario starts with"},
       {"truncated.json", good.substr(0, good.size() - 40), "(document): invalid JSON"},
+      {"huge_width.json", variant("\"width\": 48", "\"width\": 100000000000000000000000"), "world.width: 100000000000000000000000 is too large"},
+      {"nest_at_edge.json", variant("\"nest\": [36, 36]", "\"nest\": [36, 47.999999999]"),
+       "colonies[1].nest: (36, 47.999999999) is outside the 48x48 map (47.999999999 rounds to its edge, 48)"},
   };
   for (const auto& [name, text, message] : cases) {
     fs::path p = write_scenario(name, text);

@@ -198,6 +198,31 @@ TEST(Scenario, ANumberTooLargeForAnyTypeIsNamedByItsPath) {
   EXPECT_EQ(parse_error(with("\"at\": [12, 12]", "\"at\": [12, -1e999]")), "bad.json: events[0].at[1]: number too large");
 }
 
+// A whole number past 64 bits is shown as written, not as the decimal number the parser
+// makes of it (it had read "expected an integer, got the decimal number 1e+23").
+TEST(Scenario, AWholeNumberPast64BitsIsShownAsWritten) {
+  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 100000000000000000000000")),
+            "bad.json: world.width: 100000000000000000000000 is too large");
+  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": -100000000000000000000000")),
+            "bad.json: food[0].crumbs: -100000000000000000000000 is too far below zero");
+  EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [20, 18446744073709551616]")),
+            "bad.json: food[0].at[1]: 18446744073709551616 is too large");
+  // The largest 64-bit integer is read, and refused by the field's range.
+  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 18446744073709551615")),
+            "bad.json: world.width: 18446744073709551615 is out of range [16, 8192]");
+}
+
+// A value written inside the map that rounds to its edge as a float is shown as written,
+// with what it became (it had read "(48, 20) is outside the 48x48 map" for 47.999999999).
+TEST(Scenario, ACoordinateThatRoundsToTheEdgeIsShownAsWritten) {
+  EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [20, 47.999999999]")),
+            "bad.json: food[0].at: (20, 47.999999999) is outside the 64x48 map (47.999999999 rounds to its edge, 48)");
+  EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [63.9999999999, 20]")),
+            "bad.json: food[0].at: (63.9999999999, 20) is outside the 64x48 map (63.9999999999 rounds to its edge, 64)");
+  // A range's message shows the value written too (it had read "4096 is out of range [0, 4096]").
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4096.0001")), "bad.json: events[0].radius: 4096.0001 is out of range [0, 4096]");
+}
+
 TEST(Scenario, TruncatedJson) {
   std::string doc = kGood;
   std::string err = parse_error(doc.substr(0, doc.size() / 2));
