@@ -71,6 +71,8 @@ std::string report_json(const Game& g, const RunInfo& info) {
   r["entities"] = {{"live", g.ecs->live_count()}, {"simulated", g.ecs->simulated_count()},
                    {"capacity", g.ecs->store().max_entities()}, {"failed_creates", g.ecs->failed_creates()}};
   r["spawn_refused"] = g.spawn_refused;
+  r["moves"] = g.moves;
+  r["refused_moves"] = g.refused_moves;
   r["invariant_violations"] = g.invariant_violations;
   json timing = json::object();
   for (int i = 0; i < SystemTimes::Count; ++i) timing[system_name(SystemTimes::Id(i))] = g.times.total_ms[size_t(i)];

@@ -12,19 +12,6 @@ namespace colony {
 
 namespace {
 
-// Moves an ant that has crossed into another chunk: at once when it stays simulated
-// (a relink, the record does not move), deferred to after the walk otherwise.
-void note_chunk_change(Game& g, Record& r, u32 chunk) {
-  if (chunk == r.header.chunk) return;
-  if (g.chunk_simulated[chunk] && ecs::Tier(r.header.tier) == ecs::Tier::Simulated) g.ecs->move_chunk(r.header.handle, chunk);
-  else g.scratch_moves.push_back({r.header.handle, chunk, tier_for_chunk(g, chunk)});
-}
-
-void apply_deferred_moves(Game& g) {
-  g.ecs->move_chunks(g.scratch_moves);
-  g.scratch_moves.clear();
-}
-
 // A cell's occupancy entry: this tick's stamp (high 32 bits), the ant's colony (2 bits)
 // and its entity index (kOccupantBits; the engine's indices need 28).
 constexpr u32 kOccupantBits = 30;
@@ -188,13 +175,14 @@ void simulate_ant(Game& g, Record& r) {
   // Ants sense on alternate ticks and lay scent on the others (half the random reads).
   const bool sense_tick = ((id + u32(g.tick)) & 1) == 0;
   sense_and_steer(g, r, returning, sense_tick);
+  const Game::Stand from{b.x, b.y, b.cell, r.header.chunk};
   const u32 cell = walk(g, b, id);
   const u32 chunk = g.ecs->grid().chunk_at(b.x, b.y);
   if (!sense_tick) lay_scent(g, b, returning, cell, chunk);
   b.scent *= kScentFade;
   forage(g, r, returning, cell);
   meet_enemy(g, r, cell);
-  note_chunk_change(g, r, chunk);
+  note_chunk_change(g, r, chunk, from);
 }
 
 // fn(Record&) for every simulated record in storage order, prefetching in two steps what
@@ -288,13 +276,14 @@ void advance_dormant(Game& g, Record& r) {
   // slower net drift); carriers head home at full speed.
   const float dist = b.speed * float(b.legs) / 6.0f * float(std::min(dt, 64u)) * (b.carrying ? 1.0f : 0.4f);
   const u32 pieces = std::max(1u, u32(std::ceil(dist / kDormantPiece)));
+  const Game::Stand from{b.x, b.y, b.cell, r.header.chunk};
   for (u32 k = 0; k < pieces; ++k)
     if (step_forward(g, b, c, s, dist / float(pieces), id) == ecs::kNone) break;
   b.cell = cell_of(g, b.x, b.y);
   if (!b.carrying && b.kind == Kind::Worker && (g.cell_flags[b.cell] & kCellFood)) take_food(g, r);
   float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
   if (b.carrying && dx * dx + dy * dy < kNestRadius * kNestRadius * 4) deliver_food(g, r);
-  note_chunk_change(g, r, g.ecs->grid().chunk_at(b.x, b.y));
+  note_chunk_change(g, r, g.ecs->grid().chunk_at(b.x, b.y), from);
 }
 
 }  // namespace

@@ -150,12 +150,18 @@ struct Game {
   std::vector<Command> pending_commands;  // applied at the start of the next tick
   std::vector<u64> dirty_chunks_stamp;    // tick at which each chunk's tiles last changed (renderer cache)
   u64 spawn_refused = 0;                  // births refused for lack of pool capacity
+  u64 moves = 0;                          // ants moved between chunks or tiers
+  u64 refused_moves = 0;                  // of those, refused by the entity store and undone (regions.cpp)
   u64 invariant_violations = 0;
   SystemTimes times;
   std::vector<Blast> blasts;              // explosions of the last kBlastTicks (see kMaxBlasts)
 
   // Scratch, reused every tick (not state: empty between ticks).
   std::vector<ColonyEcs::ChunkMove> scratch_moves;  // chunk changes a walk defers to its end
+  // Where each deferred move's ant stood before its step, beside scratch_moves (a refused
+  // move puts the ant back there).
+  struct Stand { float x, y; u32 cell, chunk; };
+  std::vector<Stand> scratch_stands;
   std::vector<Handle> scratch_handles;
   struct CorpseOrder { float x, y, heading; u8 colony; Kind kind; };
   std::vector<CorpseOrder> scratch_corpses;

@@ -258,7 +258,7 @@ void write_game(const Game& g, ecs::ByteSink& sink) {
   o.str(scenario_to_json(g.scenario));
   o.pod(tag("GAME"));
   o.pod(g.seed), o.pod(g.tick), o.pod(g.width), o.pod(g.height);
-  o.pod(g.food_sources), o.pod(g.spawn_refused), o.pod(g.invariant_violations);
+  o.pod(g.food_sources), o.pod(g.spawn_refused), o.pod(g.invariant_violations), o.pod(g.moves), o.pod(g.refused_moves);
   o.pod(tag("CELL"));
   o.vec(g.terrain), o.vec(g.tiles), o.vec(g.fire), o.vec(g.scorch), o.vec(g.food_at), o.vec(g.danger);
   o.pod(u64(g.fields.size()));
@@ -416,6 +416,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   // would wrap to 0 and run the scenario's events again.
   in.need(g.tick < (u64(1) << 62), "tick " + std::to_string(g.tick) + " out of range");
   g.food_sources = in.pod<u32>(), g.spawn_refused = in.pod<u64>(), g.invariant_violations = in.pod<u64>();
+  g.moves = in.pod<u64>(), g.refused_moves = in.pod<u64>();
 
   in.expect_tag(tag("CELL"), "the cell grids");
   in.vec(g.terrain, cells);

@@ -236,6 +236,7 @@ void size_scratch(Game& g) {
   g.occupancy.assign(cells, 0);
   g.burning.reserve(cells);
   g.scratch_moves.reserve(entities);
+  g.scratch_stands.reserve(entities);
   g.scratch_handles.reserve(entities);
   g.scratch_corpses.reserve(entities);
   g.blasts.reserve(kMaxBlasts);

@@ -89,6 +89,8 @@ TEST(Cli, HeadlessRunWritesTheReport) {
   for (const char* pool : {"render_pieces", "collision_volumes", "sensors"})
     for (const char* key : {"capacity", "taken", "high_water", "failed_reservations", "rewires"}) EXPECT_TRUE(j["pools"][pool].contains(key)) << pool << "." << key;
   EXPECT_EQ(j["invariant_violations"], 0);
+  EXPECT_GT(j["moves"].get<int>(), 0);  // the ants crossed chunks and left the region
+  EXPECT_EQ(j["refused_moves"], 0);
   for (const char* system : {"simulate", "pheromones", "fire", "destroy", "regions", "dormant", "corpses"})
     EXPECT_TRUE(j["timing_ms"].contains(system)) << system;
   EXPECT_TRUE(j["rss_mb"].contains("start"));

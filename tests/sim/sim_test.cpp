@@ -696,6 +696,47 @@ TEST(Tiers, MovingTheRegionBackAndForthKeepsTheValidatorClean) {
   expect_valid(*g);
 }
 
+// The entity store keeps a block for every list beside the blocks its entities fill, so it
+// refuses no move even with every entity index taken: ants crossing chunks and tiers in a
+// world whose entity capacity is exactly what it starts with.
+TEST(Tiers, AFullStoreRefusesNoMove) {
+  Scenario s = small_world(128, 128, 16);
+  s.colonies[0].nest_x = 64, s.colonies[0].nest_y = 64;
+  s.colonies[0].workers = 2000;
+  s.colonies[0].spread = 60;
+  s.capacity.entities = 128 * 128 + 2001;
+  s.region_w = 48, s.region_h = 48;
+  s.rules.dormant_period = 2;
+  auto g = build(s);
+  ASSERT_EQ(g->ecs->live_count(), g->ecs->store().max_entities());
+  for (int t = 0; t < 300; ++t) {
+    if (t % 10 == 0) set_sim_region(*g, float(t % 40) * 2, float(t % 30) * 2, 48, 48);
+    simulate_tick(*g);
+  }
+  EXPECT_GT(g->moves, 2000u);
+  EXPECT_EQ(g->refused_moves, 0u);
+  expect_valid(*g);
+}
+
+// A move the store refuses is undone and counted: the ant goes back to where it stood
+// before its step, in the chunk it left, so its position, cell, chunk and tier agree. The
+// store refuses no move the game asks for (above); one to a chunk past the grid is refused
+// the same way, and the tick is handed one with the stand it would have noted.
+TEST(Tiers, AMoveTheStoreRefusesIsUndoneAndCounted) {
+  auto g = build(small_world());
+  Handle h = spawn_ant(*g, 0, Kind::Worker, 40.5f, 40.5f, 0);
+  ASSERT_NE(rec(*g, h).header.chunk, 0u);
+  g->scratch_moves.push_back({h, g->ecs->grid().chunk_count(), ecs::Tier::Simulated});
+  g->scratch_stands.push_back({5.5f, 6.5f, cell_index(*g, 5, 6), 0});
+  simulate_tick(*g);
+  EXPECT_EQ(g->refused_moves, 1u);
+  const Record& r = rec(*g, h);
+  EXPECT_EQ(r.payload.x, 5.5f);
+  EXPECT_EQ(r.payload.y, 6.5f);
+  EXPECT_EQ(r.header.chunk, 0u);
+  expect_valid(*g);
+}
+
 // [SECTION] Exhaustion
 
 TEST(Exhaustion, RefusedSpawnsAreCountedAndTheGameGoesOn) {
