@@ -60,13 +60,16 @@ void move_chunks_between_tiers(Game& g) {
     u8 want = chunk_in_region(g, c);
     if (want == g.chunk_simulated[c]) continue;
     g.scratch_handles.clear();
+    // A dying ant stays where it is: it leaves the store at the end of the tick.
     if (want) {
       for_each_dormant_mobile(g, c, [&](Record& r) {
-        if (is_ant(r.payload.kind)) g.scratch_handles.push_back(r.header.handle);
+        if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) g.scratch_handles.push_back(r.header.handle);
       });
     } else {
-      for (u32 i = w.store().sim_head(c); i != 0; i = w.store().sim_link(i).next)
-        g.scratch_handles.push_back(as_record(w.store().record_of_index(i))->header.handle);
+      for (u32 i = w.store().sim_head(c); i != 0; i = w.store().sim_link(i).next) {
+        const Record& r = *as_record(w.store().record_of_index(i));
+        if (!(r.header.flags & ecs::kFlagDying)) g.scratch_handles.push_back(r.header.handle);
+      }
     }
     const ecs::Tier to = want ? ecs::Tier::Simulated : ecs::Tier::Dormant, from = want ? ecs::Tier::Dormant : ecs::Tier::Simulated;
     if (move_ants_to_tier(g, to, from)) g.chunk_simulated[c] = want;
@@ -75,7 +78,9 @@ void move_chunks_between_tiers(Game& g) {
 }
 
 void note_chunk_change(Game& g, Record& r, u32 chunk, const Game::Stand& from) {
-  if (chunk == r.header.chunk) return;
+  // An ant killed on this step (in a fight) is released at the end of the tick from
+  // wherever it is: moving it first would be work for nothing.
+  if (chunk == r.header.chunk || (r.header.flags & ecs::kFlagDying)) return;
   if (g.chunk_simulated[chunk] && ecs::Tier(r.header.tier) == ecs::Tier::Simulated) {
     if (g.ecs->move_chunk(r.header.handle, chunk) == ecs::Result::Ok) ++g.moves;
     else put_back(g, r.header.handle, from);

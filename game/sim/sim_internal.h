@@ -167,7 +167,8 @@ void move_chunks_between_tiers(Game& g);
 // An ant whose step took it into another chunk moves there: at once when it stays
 // simulated (a relink, the record does not move), otherwise after the walk
 // (apply_deferred_moves), which must not have storage move under it. `from` is where it
-// stood before the step: a move the store refuses puts it back there.
+// stood before the step: a move the store refuses puts it back there. A dying ant is not
+// moved.
 void note_chunk_change(Game& g, Record& r, u32 chunk, const Game::Stand& from);
 // The moves a walk deferred, made after it.
 void apply_deferred_moves(Game& g);

@@ -737,6 +737,45 @@ TEST(Tiers, AMoveTheStoreRefusesIsUndoneAndCounted) {
   expect_valid(*g);
 }
 
+// A dying ant is not moved: one killed in a fight on the step that took it into another
+// chunk stays in the chunk it left, and is released from there at the tick's end (it had
+// been moved in its last tick, for nothing). The enemy stands still on the far side of the
+// chunk border and walks first (it was spawned first), so the ant meets it there.
+TEST(Tiers, AnAntKilledOnItsStepIntoAnotherChunkIsNotMoved) {
+  auto g = build(two_colonies());
+  Handle enemy = spawn_ant(*g, 1, Kind::Worker, 16.5f, 8.5f, 0);
+  Handle ant = spawn_ant(*g, 0, Kind::Worker, 15.9f, 8.5f, 0);
+  rec(*g, enemy).payload.speed = 0;
+  rec(*g, ant).payload.speed = 0.4f;
+  rec(*g, ant).payload.health = 1;
+  ASSERT_NE(rec(*g, ant).header.chunk, rec(*g, enemy).header.chunk);
+  const u64 moves = g->moves;
+  simulate_tick(*g);
+  EXPECT_FALSE(g->ecs->alive(ant));
+  EXPECT_EQ(g->colonies[0].died.by_cause[size_t(DeathCause::Combat)], 1u);
+  EXPECT_EQ(g->moves, moves);
+  expect_valid(*g);
+}
+
+// Nor does a dying ant change tier with its chunk: ants queued for destruction between
+// ticks stay where they are when their chunk joins the region, and leave the store at the
+// tick's end.
+TEST(Tiers, ADyingAntStaysInItsTierWhenItsChunkJoinsTheRegion) {
+  Scenario s = small_world();
+  s.region_w = 1, s.region_h = 1;  // chunk 0 simulated, the rest dormant
+  auto g = build(s);
+  std::vector<Handle> ants;
+  for (int i = 0; i < 10; ++i) ants.push_back(spawn_ant(*g, 0, Kind::Worker, 40.5f + float(i % 5), 40.5f + float(i / 5), 0));
+  for (Handle h : ants) rec(*g, h).payload.speed = 0;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(kill_ant(*g, rec(*g, ants[size_t(i)]), DeathCause::Fire));
+  const u64 moves = g->moves;
+  set_sim_region(*g, 0, 0, 64, 64);
+  simulate_tick(*g);
+  EXPECT_EQ(g->moves - moves, 7u);
+  for (size_t i = 0; i < ants.size(); ++i) EXPECT_EQ(g->ecs->alive(ants[i]), i >= 3);
+  expect_valid(*g);
+}
+
 // [SECTION] Exhaustion
 
 TEST(Exhaustion, RefusedSpawnsAreCountedAndTheGameGoesOn) {
