@@ -66,10 +66,9 @@ void move_chunks_between_tiers(Game& g) {
         if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) g.scratch_handles.push_back(r.header.handle);
       });
     } else {
-      for (u32 i = w.store().sim_head(c); i != 0; i = w.store().sim_link(i).next) {
-        const Record& r = *as_record(w.store().record_of_index(i));
+      for_each_simulated_in_chunk(g, c, [&](Record& r) {
         if (!(r.header.flags & ecs::kFlagDying)) g.scratch_handles.push_back(r.header.handle);
-      }
+      });
     }
     const ecs::Tier to = want ? ecs::Tier::Simulated : ecs::Tier::Dormant, from = want ? ecs::Tier::Dormant : ecs::Tier::Simulated;
     if (move_ants_to_tier(g, to, from)) g.chunk_simulated[c] = want;
