@@ -28,12 +28,14 @@ void simulate_colonies(Game& g) {
 namespace {
 
 
+// The debugger's Stress panel: each ant but the queens dies with the given chance. The
+// deaths are counted as culled, and leave no corpse.
 void kill_percent(Game& g, u32 percent) {
   float p = float(std::min(percent, 100u)) / 100.0f;
   ColonyEcs& w = *g.ecs;
   auto maybe_kill = [&](Record& r) {
     if (is_ant(r.payload.kind) && r.payload.kind != Kind::Queen && hash_float(g.seed, g.tick, r.header.handle.index, kKill) < p)
-      kill_ant(g, r, DeathCause::Explosion);
+      kill_ant(g, r, DeathCause::Culled);
   };
   w.for_each_simulated(maybe_kill);
   for (u32 c = 0; c < w.grid().chunk_count(); ++c) for_each_dormant_mobile(g, c, maybe_kill);

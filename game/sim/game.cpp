@@ -24,6 +24,7 @@ const char* death_cause_name(DeathCause c) {
     case DeathCause::Combat: return "combat";
     case DeathCause::Age: return "age";
     case DeathCause::Starvation: return "starvation";
+    case DeathCause::Culled: return "culled";
     case DeathCause::Count: break;
   }
   return "?";

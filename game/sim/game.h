@@ -42,7 +42,8 @@ enum CellFlag : u8 { kCellFood = 1, kCellDanger = 2 };
 inline constexpr float kDangerFelt = 0.05f;  // danger above this turns ants back
 enum ChunkScent : u8 { kChunkTrail = 1, kChunkDanger = 2 };
 
-enum class DeathCause : u8 { Explosion = 0, Fire, Combat, Age, Starvation, Count };
+// Culled: killed by the debugger's Stress panel (kill %, CommandKind::KillPercent).
+enum class DeathCause : u8 { Explosion = 0, Fire, Combat, Age, Starvation, Culled, Count };
 const char* death_cause_name(DeathCause c);
 
 // [SECTION] Colonies and counters

@@ -20,7 +20,7 @@
 
 namespace colony {
 
-inline constexpr std::uint32_t kSaveVersion = 5;
+inline constexpr std::uint32_t kSaveVersion = 6;
 inline constexpr char kSaveMagic[8] = {'C', 'O', 'L', 'O', 'N', 'Y', 'S', 'V'};
 inline constexpr size_t kSaveHeaderBytes = 40;
 

@@ -493,11 +493,16 @@ TEST_F(DebuggerUi, StressActionsGoThroughCommands) {
 
   dbg.kill_percent = 50;
   u64 alive = ants_alive(*g);
+  const DeathCounts died = ants_died(*g);
   queue_random_kill(dbg, *g);
   ASSERT_EQ(g->pending_commands.size(), 1u);
   EXPECT_EQ(g->pending_commands[0].count, 50u);
   simulate_tick(*g);
   EXPECT_LT(ants_alive(*g), alive * 3 / 4);
+  // Its deaths are culled, not explosions (they had been counted as explosions).
+  const u64 culled = ants_died(*g).by_cause[size_t(DeathCause::Culled)] - died.by_cause[size_t(DeathCause::Culled)];
+  EXPECT_GT(culled, alive / 4);
+  EXPECT_EQ(ants_died(*g).by_cause[size_t(DeathCause::Explosion)], died.by_cause[size_t(DeathCause::Explosion)]);
   EXPECT_TRUE(g->ecs->validate().empty());
 }
 

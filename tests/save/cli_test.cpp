@@ -138,6 +138,40 @@ TEST(ReplayCli, RecordThenReplayHeadless) {
   expect_one_line_exit_2({"--headless", "--scenario", rec, "--ticks", "1"}, rec + ": (document): a Colony replay, not a scenario (read it with --replay)");
 }
 
+// The debugger's kill % reaches a headless run only through a replay: the deaths it caused
+// are reported as culled, overall and per colony, beside the other causes (they had been
+// counted as explosions).
+TEST(ReplayCli, CulledAntsAreReportedByTheirOwnCause) {
+  const std::string rec = temp("cull.replay"), culled = temp("cull.json"), straight = temp("straight.json");
+  colony::Scenario s;
+  std::string err;
+  ASSERT_TRUE(colony::load_scenario(scenario("default.json"), s, &err)) << err;
+  auto g = colony::make_game(s, s.seed, &err);
+  ASSERT_TRUE(g) << err;
+  colony::Recorder recorder;
+  ASSERT_TRUE(recorder.start(*g, &err)) << err;
+  for (int t = 0; t < 30; ++t) {
+    if (t == 5) colony::queue_command(*g, {colony::CommandKind::KillPercent, 0, 0, 0, 40});
+    recorder.before_tick(*g);
+    colony::simulate_tick(*g);
+    recorder.after_tick(*g);
+  }
+  ASSERT_TRUE(recorder.write(rec, &err)) << err;
+  Outcome a = colony({"--headless", "--replay", rec, "--report", culled});
+  ASSERT_EQ(a.code, 0) << a.err;
+  Outcome b = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "30", "--report", straight});
+  ASSERT_EQ(b.code, 0) << b.err;
+  auto j = nlohmann::json::parse(slurp(culled)), k = nlohmann::json::parse(slurp(straight));
+  const auto& died = j["ants"]["died"];
+  EXPECT_GT(died["culled"].get<long long>(), 100);
+  EXPECT_EQ(died["explosion"], k["ants"]["died"]["explosion"]);
+  EXPECT_EQ(k["ants"]["died"]["culled"], 0);
+  long long per_colony = 0;
+  for (const auto& c : j["colonies"]) per_colony += c["died"]["culled"].get<long long>();
+  EXPECT_EQ(per_colony, died["culled"].get<long long>());
+  for (const char* cause : {"explosion", "fire", "combat", "age", "starvation", "culled"}) EXPECT_TRUE(died.contains(cause)) << cause;
+}
+
 // A run that fails (here a replay whose recording was changed) writes its report, which
 // says where it diverged, and leaves the save already at its path as it was: it had been
 // replaced by the failed run's world.

@@ -84,7 +84,7 @@ TEST(Cli, HeadlessRunWritesTheReport) {
   EXPECT_EQ(j["state_hash"].get<std::string>().size(), 16u);
   EXPECT_GT(j["ants"]["alive"].get<int>(), 0);
   EXPECT_GT(j["ants"]["died"]["explosion"].get<int>(), 0);
-  for (const char* cause : {"explosion", "fire", "combat", "age", "starvation"}) EXPECT_TRUE(j["ants"]["died"].contains(cause)) << cause;
+  for (const char* cause : {"explosion", "fire", "combat", "age", "starvation", "culled"}) EXPECT_TRUE(j["ants"]["died"].contains(cause)) << cause;
   EXPECT_EQ(j["colonies"].size(), 2u);
   for (const char* pool : {"render_pieces", "collision_volumes", "sensors"})
     for (const char* key : {"capacity", "taken", "high_water", "failed_reservations", "rewires"}) EXPECT_TRUE(j["pools"][pool].contains(key)) << pool << "." << key;
