@@ -195,6 +195,7 @@ void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny,
   while (g.tick < kWarmupTicks) colony::simulate_tick(g);
   double destroy_ms = 0, system_ms = 0, slowest_ms = 0;
   u64 bombs = 0, killed = 0;
+  colony::ColonyEcs::ReleaseTimes passes;  // the bombs' releases, summed
   for (auto _ : st) {
     const colony::Colony& c = g.colonies[bombs % g.colonies.size()];
     float r = radius_for(g, c.nest_x, c.nest_y, victims);
@@ -205,6 +206,7 @@ void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny,
       double t0 = thread_seconds();
       g.ecs->apply_destructions();
       double t1 = thread_seconds();
+      passes.add(g.ecs->last_release());
       colony::spawn_corpses(g);
       double t2 = thread_seconds();
       destroy = (t1 - t0) * 1e3;
@@ -214,6 +216,7 @@ void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny,
     } else {
       colony::queue_command(g, colony::Command{colony::CommandKind::Bomb, c.nest_x, c.nest_y, r});
       colony::simulate_tick(g);
+      passes.add(g.ecs->last_release());
       destroy = g.times.last_ms[colony::SystemTimes::Destroy];
       system = destroy + g.times.last_ms[colony::SystemTimes::Corpses];
       killed += g.blasts.empty() ? 0 : g.blasts.back().killed;
@@ -232,6 +235,7 @@ void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny,
   // The run's slowest release: later bombs find victims and survivors the earlier fills
   // have scattered over the pools (bench/README.md, "the fourth bomb").
   st.counters["slowest_ms"] = slowest_ms;
+  count_release_passes(st, *g.ecs, passes);
 }
 
 // [SECTION] Registration

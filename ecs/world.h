@@ -36,6 +36,7 @@
 #include "index_sort.h"
 #include "lookahead.h"
 #include "pool.h"
+#include "stopwatch.h"
 
 namespace ecs {
 
@@ -456,6 +457,30 @@ class World {
   std::array<const PoolStats*, kPoolCount> all_stats() const { return {&pool<Cs>().stats...}; }
   u64 failed_creates() const { return failed_creates_; }
   u32 live_count() const { return store_.live_count(); }
+  // How long the batched release's passes took, by the steady clock: the debugger shows
+  // them as a bomb goes off and the benchmarks report them per victim. A batch released
+  // one entity at a time (at most Config::swap_release_max) is not timed.
+  struct ReleaseTimes {
+    u64 batches = 0;
+    u64 victims = 0;
+    double sort_ms = 0;                         // putting a dense batch in directory order
+    double mark_ms = 0;                         // the mark pass, with the store's fill
+    std::array<double, kPoolCount> close_ms{};  // each pool's close, in the world's pool order
+    double total_ms() const {
+      double t = sort_ms + mark_ms;
+      for (double c : close_ms) t += c;
+      return t;
+    }
+    void add(const ReleaseTimes& t) {
+      batches += t.batches;
+      victims += t.victims;
+      sort_ms += t.sort_ms;
+      mark_ms += t.mark_ms;
+      for (size_t i = 0; i < kPoolCount; ++i) close_ms[i] += t.close_ms[i];
+    }
+  };
+  const ReleaseTimes& last_release() const { return last_release_; }    // the latest timed batch
+  const ReleaseTimes& release_totals() const { return release_totals_; }  // every timed batch, summed
   u32 simulated_count() const { return store_.simulated().count; }
 
   // [SECTION] Validator
@@ -588,8 +613,15 @@ class World {
   template <MarkMode kMode>
   u32 destroy_entities(std::span<const Handle> batch) {
     if (batch.size() <= swap_release_max_) return release_small_batch<kMode>(batch);
-    u32 died = mark_batch<kMode, Cs...>(in_directory_order(batch));
-    (close_holes<Cs>(ReleaseStrategy::Auto), ...);
+    ReleaseTimes t{.batches = 1};
+    Stopwatch watch;
+    std::span<const Handle> ordered = in_directory_order(batch);
+    t.sort_ms = watch.lap_ms();
+    u32 died = mark_batch<kMode, Cs...>(ordered);
+    t.mark_ms = watch.lap_ms();
+    ((close_holes<Cs>(ReleaseStrategy::Auto), t.close_ms[index_of<Cs>()] = watch.lap_ms()), ...);
+    t.victims = died;
+    note_release(t);
     return died;
   }
   // A small batch, released one entity at a time, in a function of its own: inlined into
@@ -597,6 +629,10 @@ class World {
   // destroy() called once per victim (bench/README.md, change 17).
   template <MarkMode kMode>
   [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch) { return release_one_at_a_time<kMode>(batch); }
+  void note_release(const ReleaseTimes& t) {
+    last_release_ = t;
+    release_totals_.add(t);
+  }
   // Every slot of each live victim released by swap-with-last, then its record freed:
   // destroy() and the small batches.
   template <MarkMode kMode>
@@ -1027,6 +1063,7 @@ class World {
   u32 pending_count_ = 0;
   u64 failed_creates_ = 0;
   std::array<ReleaseStrategy, kPoolCount> last_strategy_{};
+  ReleaseTimes last_release_, release_totals_;
 };
 
 }  // namespace ecs

@@ -522,4 +522,42 @@ TEST(Destruction, SmallBatchesReleaseOneAtATime) {
   for (u32 v : victims) EXPECT_FALSE(queued.alive(a[v]));
 }
 
+// The batched release times its passes: each timed batch is noted as the last one and
+// added to the totals, with the victims it freed; a batch small enough to go one entity
+// at a time is not timed, and leaves both as they were.
+TEST(Destruction, ABatchedReleaseTimesItsPassesAndASmallOneDoesNot) {
+  auto config = make_config(100, 1000, 100, 100);
+  config.swap_release_max = 4;
+  TestWorld w(config);
+  std::vector<Handle> h = populate(w);
+  EXPECT_EQ(w.release_totals().batches, 0u);
+
+  std::vector<Handle> batch(h.begin(), h.begin() + 10);
+  batch.push_back(h[0]);  // a duplicate is not a victim twice
+  ASSERT_EQ(w.destroy_batch(batch), 10u);
+  const TestWorld::ReleaseTimes& last = w.last_release();
+  EXPECT_EQ(last.batches, 1u);
+  EXPECT_EQ(last.victims, 10u);
+  EXPECT_GE(last.sort_ms, 0.0);
+  EXPECT_GE(last.mark_ms, 0.0);
+  for (double ms : last.close_ms) EXPECT_GE(ms, 0.0);
+  EXPECT_DOUBLE_EQ(last.total_ms(), last.sort_ms + last.mark_ms + last.close_ms[0] + last.close_ms[1] + last.close_ms[2]);
+  EXPECT_GT(last.total_ms(), 0.0);
+
+  for (u32 i = 10; i < 30; ++i) ASSERT_EQ(w.queue_destroy(h[i]), Result::Ok);
+  ASSERT_EQ(w.apply_destructions(), 20u);
+  EXPECT_EQ(w.last_release().victims, 20u);
+  EXPECT_EQ(w.release_totals().batches, 2u);
+  EXPECT_EQ(w.release_totals().victims, 30u);
+
+  // Four victims go one at a time: nothing is timed.
+  const double total_ms = w.release_totals().total_ms();
+  ASSERT_EQ(w.destroy_batch(std::span<const Handle>(h.data() + 30, 4)), 4u);
+  EXPECT_EQ(w.release_totals().batches, 2u);
+  EXPECT_EQ(w.release_totals().victims, 30u);
+  EXPECT_EQ(w.release_totals().total_ms(), total_ms);
+  EXPECT_EQ(w.last_release().victims, 20u);
+  EXPECT_TRUE(w.validate().empty());
+}
+
 }  // namespace
