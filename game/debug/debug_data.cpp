@@ -110,6 +110,7 @@ PoolPanelData gather_pool_panel(const ColonyEcs& ecs) {
   });
   d.live_entities = ecs.live_count();
   d.simulated_entities = ecs.simulated_count();
+  d.last_release = ecs.last_release();
   d.max_entities = ecs.store().max_entities();
   d.failed_creates = ecs.failed_creates();
   d.pending_destructions = unsigned(ecs.pending_destructions().size());

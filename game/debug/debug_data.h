@@ -57,6 +57,9 @@ struct PoolPanelData {
   unsigned live_entities = 0, simulated_entities = 0, max_entities = 0;
   unsigned long long failed_creates = 0;
   unsigned pending_destructions = 0;
+  // The latest batched release (a bomb, a fire, a kill %): its victims and how long each
+  // pass took (World::last_release; a batch small enough to go one at a time is not timed).
+  ColonyEcs::ReleaseTimes last_release;
 };
 PoolPanelData gather_pool_panel(const ColonyEcs& ecs);
 

@@ -418,6 +418,24 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
   ImGui::PopID();
 }
 
+// The latest batched release: how many died and how long each pass took. A bomb's shows
+// here as it goes off; a batch small enough to go one at a time is not timed. Whole
+// microseconds: ImGui may wrap a line after a decimal point.
+void draw_last_release(const PoolPanelData& d) {
+  const ColonyEcs::ReleaseTimes& r = d.last_release;
+  if (r.batches == 0) {
+    ImGui::TextDisabled("no mass release yet");
+    return;
+  }
+  auto us = [](double ms) { return (long long)std::llround(ms * 1e3); };
+  char closes[256] = "";
+  size_t used = 0;
+  for (size_t i = 0; i < d.pools.size() && used < sizeof closes; ++i)
+    used += size_t(std::snprintf(closes + used, sizeof closes - used, ", %s %lld", d.pools[i].name.c_str(), us(r.close_ms[i])));
+  ImGui::TextWrapped("last mass release: %llu dead in %lld us (order %lld, mark %lld%s)", (unsigned long long)r.victims,
+                     us(r.total_ms()), us(r.sort_ms), us(r.mark_ms), closes);
+}
+
 void pools_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink&) {
   dbg.pools_shown = gather_pool_panel(*g.ecs);
   const PoolPanelData& d = dbg.pools_shown;
@@ -425,6 +443,7 @@ void pools_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink&) {
               d.simulated_entities);
   ImGui::Text("ants alive %" PRIu64 "   pending deaths %u", ants_alive(g), d.pending_destructions);
   ImGui::Text("failed creates %llu   refused spawns %" PRIu64, d.failed_creates, g.spawn_refused);
+  draw_last_release(d);
   plot_series("##alive", dbg.alive_history, "ants alive", 32, Scale::Span);
   for (size_t i = 0; i < d.pools.size(); ++i) draw_pool_row(dbg, i, d.pools[i]);
 }

@@ -129,6 +129,26 @@ TEST(DebugData, PoolsPanelEqualsEngineStats) {
   EXPECT_EQ(d.simulated_entities, 133u + 40u + 1u);
 }
 
+// The Pools panel shows the latest batched release as the engine timed it: a batch of
+// 300 tiles goes through the batched passes; the 67 workers of populate() went one at a
+// time and were not timed.
+TEST(DebugData, PoolsPanelShowsTheLatestMassRelease) {
+  Populated p = populate();
+  EXPECT_EQ(gather_pool_panel(*p.ecs).last_release.batches, 0u);
+  std::vector<Handle> tiles;
+  for (Handle h : p.entities)
+    if (p.kinds[h] == Kind::Tile) tiles.push_back(h);
+  ASSERT_EQ(tiles.size(), 300u);
+  ASSERT_EQ(p.ecs->destroy_batch(tiles), 300u);
+  const ColonyEcs::ReleaseTimes& engine = p.ecs->last_release();
+  PoolPanelData d = gather_pool_panel(*p.ecs);
+  EXPECT_EQ(d.last_release.batches, 1u);
+  EXPECT_EQ(d.last_release.victims, 300u);
+  EXPECT_EQ(d.last_release.mark_ms, engine.mark_ms);
+  EXPECT_EQ(d.last_release.close_ms, engine.close_ms);
+  EXPECT_GT(d.last_release.total_ms(), 0.0);
+}
+
 TEST(DebugData, PoolsPanelCountsFailedReservation) {
   Populated p = populate();
   p.ecs->begin_tick();
