@@ -93,6 +93,24 @@ def paired_block(doc, table):
               + verdict)
 
 
+def passes_block(table):
+    """Prints the engine's own split of its batched releases (ns per victim) for every
+    benchmark that reports one: the batched kills and the bomb."""
+    rows = []
+    for name in sorted(table):
+        row = table[name]
+        if "mark_ns" not in row or name.startswith("paired/"):
+            continue
+        closes = [(k[len("close_"):-len("_ns")], v) for k, v in sorted(row.items()) if k.startswith("close_") and k.endswith("_ns")]
+        total = row.get("sort_ns", 0) + row["mark_ns"] + sum(v for _, v in closes)
+        rows.append(f"  {name:<24} {total:7.1f} = sort {row.get('sort_ns', 0):.1f} + mark {row['mark_ns']:.1f} + close "
+                    + " + ".join(f"{n} {v:.1f}" for n, v in closes if v >= 0.05))
+    if rows:
+        print()
+        print("the batched release's passes, ns per victim (the engine's own timing: World::release_totals):")
+        print("\n".join(rows))
+
+
 def largest(table, pattern):
     """The name matching pattern (one group: an integer) with the largest integer."""
     best = None
@@ -198,6 +216,7 @@ def main(argv):
         print("noisiest (coefficient of variation across repetitions): " +
               ", ".join(f"{k} {v:.1f}%" for k, v in noisy))
 
+    passes_block(table)
     paired_block(doc, table)
 
     missed = sum(1 for r in rows if r[2] is not True)
