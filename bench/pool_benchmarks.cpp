@@ -260,6 +260,9 @@ void register_pool_benchmarks(const Sizes& sz) {
   const Family families[] = {{"kill", &VariantBenches::kill, sz.kill_percents, benchmark::kMicrosecond},
                              {"spawn", &VariantBenches::spawn, sz.kill_percents, benchmark::kMicrosecond},
                              {"iterate", &VariantBenches::iterate, sz.churn_rounds, benchmark::kMillisecond}};
+  // Tiny runs: 200 ants, so 20 or 100 victims; a threshold of 8 sends both through the
+  // batch passes (PoolsVariant::swap_release_max).
+  if (sz.tiny) Pools::swap_release_max = 8;
   for (const Family& f : families)
     for (u32 n : sz.ants)
       for (u32 arg : f.args)
