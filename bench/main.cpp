@@ -2,7 +2,9 @@
 // smoke test), registers every benchmark and runs Google Benchmark with reporters that
 // print the names exactly as registered.
 //
-//   colony_bench [--tiny] [any --benchmark_* flag]
+//   colony_bench [--tiny] [--no-pin] [any --benchmark_* flag]
+//
+// The run is pinned to the fastest allowed CPU unless --no-pin (cpu_speed.h says why).
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu_speed.h"
 #include "registry.h"
 
 namespace bench {
@@ -68,12 +71,13 @@ std::string flag_value(int argc, char** argv, const char* flag) {
 }  // namespace bench
 
 int main(int argc, char** argv) {
-  // --tiny is ours: take it out before Google Benchmark sees the flags.
-  bool tiny = false;
+  // --tiny and --no-pin are ours: take them out before Google Benchmark sees the flags.
+  bool tiny = false, pin = true;
   if (const char* env = std::getenv("COLONY_BENCH_TINY")) tiny = std::strcmp(env, "0") != 0 && *env;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (i > 0 && std::strcmp(argv[i], "--tiny") == 0) tiny = true;
+    else if (i > 0 && std::strcmp(argv[i], "--no-pin") == 0) pin = false;
     else args.push_back(argv[i]);
   }
   int n = int(args.size());
@@ -84,6 +88,9 @@ int main(int argc, char** argv) {
   bool color = isatty(STDOUT_FILENO) && bench::flag_value(n, args.data(), "--benchmark_color") != "false";
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
+
+  std::string pinned = pin ? bench::pin_to_fastest_cpu() : "";
+  benchmark::AddCustomContext("pinned_to", pinned.empty() ? "no CPU (the scheduler's choice)" : pinned);
 
   bench::Sizes sizes = tiny ? bench::tiny_sizes() : bench::full_sizes();
   bench::register_pool_benchmarks(sizes);

@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "cpu_speed.h"
 #include "registry.h"
 #include "variants.h"
 
@@ -104,6 +105,7 @@ void bench_kill(benchmark::State& st, u32 n, u32 percent, bool tiny) {
   const u32 k = n * percent / 100;
   double timed = 0;
   u64 killed = 0;
+  CpuSpeed speed(st);
   for (auto _ : st) {
     double t = timed_kill(pop, k);
     st.SetIterationTime(t);
@@ -123,6 +125,7 @@ void bench_spawn(benchmark::State& st, u32 n, u32 percent, bool tiny) {
   const u32 k = n * percent / 100;
   double timed = 0;
   u64 spawned = 0;
+  CpuSpeed speed(st);
   for (auto _ : st) {
     pop.choose_victims(k);
     pop.store.kill(pop.victims);
@@ -145,6 +148,7 @@ void bench_iterate(benchmark::State& st, u32 n, u32 churn, bool tiny) {
   if (!pop.checked(st, tiny)) return;
   double timed = 0;
   u64 bytes = 0;
+  CpuSpeed speed(st);
   for (auto _ : st) {
     double t0 = thread_seconds();
     bytes += pop.store.move_all_pieces(kDt);
@@ -174,6 +178,7 @@ void bench_paired_kill(benchmark::State& st, u32 n, u32 percent, bool tiny) {
   const u32 k = n * percent / 100;
   double ta = 0, tb = 0;
   u64 rounds = 0;
+  CpuSpeed speed(st);
   for (auto _ : st) {
     double t_a, t_b;
     if (rounds % 2 == 0) {
@@ -206,6 +211,7 @@ void bench_stream(benchmark::State& st, u64 bytes) {
   float* a = data.get();
   double timed = 0;
   u64 touched = 0;
+  CpuSpeed speed(st);
   for (auto _ : st) {
     double t0 = thread_seconds();
     for (size_t i = 0; i < n; ++i) a[i] = a[i] * 0.999f + kDt;

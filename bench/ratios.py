@@ -9,7 +9,9 @@ its runs. Targets name the largest N present, so a --tiny run prints the same ta
 toy sizes. --strict exits 1 when a target is missed or missing. The paired kills
 (paired/kill/...) are listed after the targets, each against the limit of the target it
 checks (one, pools against swap-one at 50 % of the smallest size, has none); they do not
-count towards the targets met.
+count towards the targets met. Beside each target stands the speed its benchmarks ran at
+(cpu_ghz: dependent adds per ns, bench/cpu_speed.h), and a ratio whose two sides ran more
+than 10 % apart in speed is named after the table.
 """
 import json
 import re
@@ -134,15 +136,23 @@ def main(argv):
     def value(name, counter):
         return table.get(name, {}).get(counter)
 
-    rows = []  # (target text, measured text, ok or None when missing)
+    rows = []  # (target text, measured text, ok or None when missing, speeds text)
+    uneven = []  # ratio targets whose two sides ran at speeds more than 10 % apart
+
+    def speed(name):
+        g = value(name, "cpu_ghz")
+        return f"{g:.2f}" if g is not None else "?"
 
     def ratio_target(a, b, counter, limit, text):
         va, vb = value(a, counter), value(b, counter)
         if va is None or vb is None or vb == 0:
-            rows.append((text, "missing " + (a if va is None else b), None))
+            rows.append((text, "missing " + (a if va is None else b), None, ""))
             return
         r = va / vb
-        rows.append((text, f"{va:.4g} / {vb:.4g} = {r:.3f}", r <= limit))
+        rows.append((text, f"{va:.4g} / {vb:.4g} = {r:.3f}", r <= limit, f"{speed(a)} / {speed(b)}"))
+        ga, gb = value(a, "cpu_ghz"), value(b, "cpu_ghz")
+        if ga and gb and max(ga, gb) > 1.1 * min(ga, gb):
+            uneven.append(f"{text} ({ga:.2f} against {gb:.2f})")
 
     n_kill = largest(table, r"kill/pools/(\d+)/50")
     n = n_kill[0] if n_kill else 200000
@@ -158,18 +168,18 @@ def main(argv):
                  f"spawn/pools/{n}/10 >= 4x faster than heap")
     it, st = value(f"iterate/pools/{n}/4", "gb_per_s"), value("stream/rmw", "gb_per_s")
     if it is None or st is None:
-        rows.append((f"iterate/pools/{n}/4 >= 0.85 x stream/rmw", "missing", None))
+        rows.append((f"iterate/pools/{n}/4 >= 0.85 x stream/rmw", "missing", None, ""))
     else:
         rows.append((f"iterate/pools/{n}/4 >= 0.85 x stream/rmw", f"{it:.2f} / {st:.2f} GB/s = {it / st:.3f}",
-                     it >= 0.85 * st))
+                     it >= 0.85 * st, f"{speed(f'iterate/pools/{n}/4')} / {speed('stream/rmw')}"))
 
     def absolute(pattern, counter, ok, text_of, unit):
         found = largest(table, pattern)
         if not found:
-            rows.append((text_of("?"), "missing", None))
+            rows.append((text_of("?"), "missing", None, ""))
             return
         v = value(found[1], counter)
-        rows.append((text_of(found[1]), f"{v:.4g} {unit}", ok(v)))
+        rows.append((text_of(found[1]), f"{v:.4g} {unit}", ok(v), speed(found[1])))
 
     absolute(r"tick/full/(\d+)", "ticks_per_s", lambda v: v >= 60, lambda nm: f"{nm} >= 60 ticks/s", "ticks/s")
     absolute(r"tick/chunked/(\d+)", "ticks_per_s", lambda v: v >= 30, lambda nm: f"{nm} >= 30 ticks/s", "ticks/s")
@@ -182,12 +192,17 @@ def main(argv):
     l3s = f", L3 {l3[0]['size'] // (1 << 20)} MiB" if l3 else ""
     print(f"colony_bench {ctx.get('date', '')} on {host}: {cpus} CPUs @ {mhz} MHz{l3s}, "
           f"load {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}")
+    if "pinned_to" in ctx:
+        print(f"pinned to {ctx['pinned_to']}")
     print()
     w = max(len(r[0]) for r in rows)
-    print(f"{'target':<{w}}  {'measured (median)':<34}  result")
-    for text, measured, ok in rows:
+    print(f"{'target':<{w}}  {'measured (median)':<34}  {'result':<7}  cpu_ghz")
+    for text, measured, ok, speeds in rows:
         verdict = "MISSING" if ok is None else ("PASS" if ok else "MISS")
-        print(f"{text:<{w}}  {measured:<34}  {verdict}")
+        print(f"{text:<{w}}  {measured:<34}  {verdict:<7}  {speeds}")
+    if uneven:
+        print()
+        print("ratios whose two sides ran at speeds more than 10 % apart (cpu_ghz): " + "; ".join(uneven))
 
     # Compact overview: one line per benchmark case, one column per variant.
     print()

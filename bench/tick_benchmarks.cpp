@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "game.h"
+#include "cpu_speed.h"
 #include "registry.h"
 #include "variants.h"
 
@@ -128,6 +129,7 @@ void bench_tick(benchmark::State& st, const std::string& key, const Scenario& s,
   while (g.tick < kWarmupTicks) colony::simulate_tick(g);
   double timed = 0;
   u64 ticks = 0;
+  CpuSpeed speed(st);
   for (auto _ : st) {
     double t0 = thread_seconds();
     colony::simulate_tick(g);
@@ -201,6 +203,7 @@ void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny,
   auto add_release_since = [&](u64 batches_before) {
     if (g.ecs->release_totals().batches != batches_before) passes.add(g.ecs->last_release());
   };
+  CpuSpeed speed(st);
   for (auto _ : st) {
     const colony::Colony& c = g.colonies[bombs % g.colonies.size()];
     float r = radius_for(g, c.nest_x, c.nest_y, victims);

@@ -4,6 +4,8 @@
 // step and compare each variant's live pieces with the workload), every variant fed the
 // same workload, and bench/ratios.py reading the output. No timing is asserted.
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -112,6 +114,23 @@ TEST_F(BenchSmoke, EveryBenchmarkRanWithItsExactNameAndCounter) {
   }
 }
 
+// Every benchmark samples the speed of the CPU it ran on (dependent adds per ns, about the
+// clock in GHz: bench/cpu_speed.h), and the run says which CPU it was pinned to.
+TEST_F(BenchSmoke, EveryBenchmarkReportsTheSpeedItRanAt) {
+  for (const auto& [name, counter] : expected()) {
+    const nlohmann::json* b = run(name);
+    ASSERT_NE(b, nullptr) << name;
+    double ghz = b->value("cpu_ghz", 0.0);
+    EXPECT_TRUE(ghz > 0.2 && ghz < 10.0) << name << " cpu_ghz = " << ghz;
+  }
+  ASSERT_TRUE(doc_.contains("context"));
+  std::string pinned = doc_["context"].value("pinned_to", "");
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  if (CPU_COUNT(&allowed) > 1) EXPECT_EQ(pinned.rfind("cpu", 0), 0u) << "pinned_to: '" << pinned << "'";
+  else EXPECT_NE(pinned.find("no CPU"), std::string::npos) << "pinned_to: '" << pinned << "'";
+}
+
 TEST_F(BenchSmoke, NoNameCarriesGoogleBenchmarkSuffixes) {
   for (const auto& [name, b] : runs_) {
     EXPECT_EQ(name.find("manual_time"), std::string::npos) << name;
@@ -214,7 +233,7 @@ TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {
                            "tick/chunked/2000 >= 30 ticks/s", "tick/bomb/50 < 2 ms", "targets met",
                            "pools / heap at 200 ants, 50 %: ratio", "pools / pools_swap_one at 200 ants, 10 %: ratio",
                            "pools / pools_swap_one at 200 ants, 50 %: ratio",
-                           "the batched release's passes, ns per victim", "= sort "})
+                           "the batched release's passes, ns per victim", "= sort ", "cpu_ghz", "pinned to cpu"})
     EXPECT_NE(out.find(line), std::string::npos) << "ratios.py output lacks '" << line << "':\n" << out;
 }
 

@@ -1,0 +1,81 @@
+// cpu_speed.h — how fast the CPU under the benchmarks runs at the moment, and keeping the
+// whole run on one CPU.
+//
+// On the shared VMs this suite runs on, a vCPU's speed is not a constant: the same chain
+// of dependent adds ran at 3.4 G adds per second on one vCPU and 1.9 on the other, and a
+// few minutes later at 3.4 on both. A benchmark that lands on a slow moment reads up to
+// 1.8x slower, and a ratio of two benchmarks run one after the other compares numbers
+// taken at different speeds. So the run is pinned to one CPU (the fastest when it
+// starts), and every benchmark reports the speed it ran at as `cpu_ghz`, sampled just
+// before and just after its timed loop: ratios.py shows both sides' speeds beside each
+// target and names the comparisons whose sides ran at different speeds.
+#pragma once
+#include <benchmark/benchmark.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "workload.h"
+
+namespace bench {
+
+// Dependent adds per nanosecond of this thread's CPU time: one add a cycle on any x86 of
+// the last twenty years, so a frequency in GHz as far as this thread gets the core.
+inline double chain_ghz(u64 adds = 4'000'000) {
+  u64 x = 0;
+  double t0 = thread_seconds();
+  for (u64 i = 0; i < adds; ++i) asm volatile("add $1, %0" : "+r"(x));
+  double t = thread_seconds() - t0;
+  return t > 0 ? double(adds) / t * 1e-9 : 0.0;
+}
+
+// Pins the process to the allowed CPU whose chain ran fastest (the best of three tries
+// each) and returns a line saying so, with every CPU's speed; "" when only one CPU is
+// allowed or pinning failed (the run then goes on where the scheduler puts it).
+inline std::string pin_to_fastest_cpu() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return "";
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  if (cpus.size() < 2) return "";
+  int best = -1;
+  double best_ghz = 0;
+  std::string speeds;
+  for (int c : cpus) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(c, &one);
+    if (sched_setaffinity(0, sizeof(one), &one) != 0) continue;
+    double ghz = 0;
+    for (int k = 0; k < 3; ++k) ghz = std::max(ghz, chain_ghz());
+    speeds += (speeds.empty() ? "" : ", ") + std::string("cpu") + std::to_string(c) + " " + std::to_string(ghz).substr(0, 4);
+    if (ghz > best_ghz) best = c, best_ghz = ghz;
+  }
+  cpu_set_t chosen;
+  CPU_ZERO(&chosen);
+  if (best >= 0) CPU_SET(best, &chosen);
+  if (best < 0 || sched_setaffinity(0, sizeof(chosen), &chosen) != 0) {
+    sched_setaffinity(0, sizeof(allowed), &allowed);
+    return "";
+  }
+  return "cpu" + std::to_string(best) + " (dependent adds per ns at the start: " + speeds + ")";
+}
+
+// Declared just before a benchmark's timed loop: samples the CPU's speed there and again
+// when the benchmark ends, and reports their mean as the counter cpu_ghz.
+class CpuSpeed {
+ public:
+  explicit CpuSpeed(benchmark::State& st) : st_(st), before_(chain_ghz()) {}
+  ~CpuSpeed() { st_.counters["cpu_ghz"] = (before_ + chain_ghz()) / 2; }
+  CpuSpeed(const CpuSpeed&) = delete;
+  CpuSpeed& operator=(const CpuSpeed&) = delete;
+
+ private:
+  benchmark::State& st_;
+  double before_;
+};
+
+}  // namespace bench
