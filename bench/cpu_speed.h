@@ -6,8 +6,8 @@
 // few minutes later at 3.4 on both. A benchmark that lands on a slow moment reads up to
 // 1.8x slower, and a ratio of two benchmarks run one after the other compares numbers
 // taken at different speeds. So the run is pinned to one CPU (the fastest when it
-// starts), and every benchmark reports the speed it ran at as `cpu_ghz`, sampled just
-// before and just after its timed loop: ratios.py shows both sides' speeds beside each
+// starts), and every benchmark reports the speed it ran at as `cpu_ghz`, sampled before,
+// during (outside the timed region) and after its timed loop: ratios.py shows both sides' speeds beside each
 // target and names the comparisons whose sides ran at different speeds.
 #pragma once
 #include <benchmark/benchmark.h>
@@ -64,18 +64,35 @@ inline std::string pin_to_fastest_cpu() {
   return "cpu" + std::to_string(best) + " (dependent adds per ns at the start: " + speeds + ")";
 }
 
-// Declared just before a benchmark's timed loop: samples the CPU's speed there and again
-// when the benchmark ends, and reports their mean as the counter cpu_ghz.
+// Declared just before a benchmark's timed loop, and told after each iteration (outside
+// the timed region): samples the CPU's speed there, every kEvery seconds of the thread's
+// CPU time while the loop runs, and when the benchmark ends. Reports the samples' mean as
+// cpu_ghz and the slowest as cpu_ghz_min.
 class CpuSpeed {
  public:
-  explicit CpuSpeed(benchmark::State& st) : st_(st), before_(chain_ghz()) {}
-  ~CpuSpeed() { st_.counters["cpu_ghz"] = (before_ + chain_ghz()) / 2; }
+  static constexpr double kEvery = 0.05;
+  explicit CpuSpeed(benchmark::State& st) : st_(st) { take(); }
+  ~CpuSpeed() {
+    take();
+    st_.counters["cpu_ghz"] = sum_ / double(samples_);
+    st_.counters["cpu_ghz_min"] = min_;
+  }
   CpuSpeed(const CpuSpeed&) = delete;
   CpuSpeed& operator=(const CpuSpeed&) = delete;
+  void after_iteration() {
+    if (thread_seconds() - last_ >= kEvery) take();
+  }
 
  private:
+  void take() {
+    double g = chain_ghz(1'000'000);
+    sum_ += g;
+    min_ = samples_++ ? std::min(min_, g) : g;
+    last_ = thread_seconds();
+  }
   benchmark::State& st_;
-  double before_;
+  double sum_ = 0, min_ = 0, last_ = 0;
+  u64 samples_ = 0;
 };
 
 }  // namespace bench

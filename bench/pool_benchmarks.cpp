@@ -109,6 +109,7 @@ void bench_kill(benchmark::State& st, u32 n, u32 percent, bool tiny) {
   for (auto _ : st) {
     double t = timed_kill(pop, k);
     st.SetIterationTime(t);
+    speed.after_iteration();
     timed += t;
     killed += k;
     if (!pop.checked(st, tiny)) return;
@@ -134,6 +135,7 @@ void bench_spawn(benchmark::State& st, u32 n, u32 percent, bool tiny) {
     pop.spawn_shapes();
     double t = thread_seconds() - t0;
     st.SetIterationTime(t);
+    speed.after_iteration();
     timed += t;
     spawned += k;
     if (!pop.checked(st, tiny)) return;
@@ -155,6 +157,7 @@ void bench_iterate(benchmark::State& st, u32 n, u32 churn, bool tiny) {
     benchmark::ClobberMemory();
     double t = thread_seconds() - t0;
     st.SetIterationTime(t);
+    speed.after_iteration();
     timed += t;
   }
   st.counters["gb_per_s"] = timed > 0 ? double(bytes) / timed * 1e-9 : 0.0;
@@ -191,6 +194,7 @@ void bench_paired_kill(benchmark::State& st, u32 n, u32 percent, bool tiny) {
     ta += t_a;
     tb += t_b;
     st.SetIterationTime(t_a + t_b);
+    speed.after_iteration();
     ++rounds;
     if (!a.checked(st, tiny) || !b.checked(st, tiny)) return;
   }
@@ -218,6 +222,7 @@ void bench_stream(benchmark::State& st, u64 bytes) {
     benchmark::ClobberMemory();
     double t = thread_seconds() - t0;
     st.SetIterationTime(t);
+    speed.after_iteration();
     timed += t;
     touched += n * sizeof(float);
   }

@@ -135,6 +135,7 @@ void bench_tick(benchmark::State& st, const std::string& key, const Scenario& s,
     colony::simulate_tick(g);
     double t = thread_seconds() - t0;
     st.SetIterationTime(t);
+    speed.after_iteration();
     timed += t;
     ++ticks;
   }
@@ -231,6 +232,7 @@ void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny,
       killed += g.blasts.empty() ? 0 : g.blasts.back().killed;
     }
     st.SetIterationTime(destroy * 1e-3);
+    speed.after_iteration();
     destroy_ms += destroy;
     system_ms += system;
     slowest_ms = std::max(slowest_ms, destroy);

@@ -115,13 +115,16 @@ TEST_F(BenchSmoke, EveryBenchmarkRanWithItsExactNameAndCounter) {
 }
 
 // Every benchmark samples the speed of the CPU it ran on (dependent adds per ns, about the
-// clock in GHz: bench/cpu_speed.h), and the run says which CPU it was pinned to.
+// clock in GHz: bench/cpu_speed.h), the mean and the slowest sample, and the run says which
+// CPU it was pinned to.
 TEST_F(BenchSmoke, EveryBenchmarkReportsTheSpeedItRanAt) {
   for (const auto& [name, counter] : expected()) {
     const nlohmann::json* b = run(name);
     ASSERT_NE(b, nullptr) << name;
     double ghz = b->value("cpu_ghz", 0.0);
     EXPECT_TRUE(ghz > 0.2 && ghz < 10.0) << name << " cpu_ghz = " << ghz;
+    double slowest = b->value("cpu_ghz_min", 0.0);
+    EXPECT_TRUE(slowest > 0.2 && slowest <= ghz) << name << " cpu_ghz_min = " << slowest << ", mean " << ghz;
   }
   ASSERT_TRUE(doc_.contains("context"));
   std::string pinned = doc_["context"].value("pinned_to", "");
