@@ -7,8 +7,8 @@
 // 1.8x slower, and a ratio of two benchmarks run one after the other compares numbers
 // taken at different speeds. So the run is pinned to one CPU (the fastest when it
 // starts), and every benchmark reports the speed it ran at as `cpu_ghz`, sampled before,
-// during (outside the timed region) and after its timed loop: ratios.py shows both sides' speeds beside each
-// target and names the comparisons whose sides ran at different speeds.
+// during (outside the timed region) and after its timed loop: ratios.py shows both sides'
+// speeds beside each target and names the comparisons whose sides ran at different speeds.
 #pragma once
 #include <benchmark/benchmark.h>
 #include <sched.h>
@@ -21,12 +21,17 @@
 
 namespace bench {
 
-// Dependent adds per nanosecond of this thread's CPU time: one add a cycle on any x86 of
-// the last twenty years, so a frequency in GHz as far as this thread gets the core.
+// Dependent adds per nanosecond of this thread's CPU time: an integer add takes one cycle
+// on every CPU this suite meets, so this is the clock in GHz as far as this thread gets the
+// core. The empty asm keeps x in a register each time round, so that the compiler can
+// neither fold the chain nor split it.
 inline double chain_ghz(u64 adds = 4'000'000) {
   u64 x = 0;
   double t0 = thread_seconds();
-  for (u64 i = 0; i < adds; ++i) asm volatile("add $1, %0" : "+r"(x));
+  for (u64 i = 0; i < adds; ++i) {
+    asm volatile("" : "+r"(x));
+    x += 1;
+  }
   double t = thread_seconds() - t0;
   return t > 0 ? double(adds) / t * 1e-9 : 0.0;
 }
