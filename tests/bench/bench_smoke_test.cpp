@@ -240,6 +240,30 @@ TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {
     EXPECT_NE(out.find(line), std::string::npos) << "ratios.py output lacks '" << line << "':\n" << out;
 }
 
+// A ratio whose two benchmarks ran at different CPU speeds is named after the targets, with
+// both speeds; one whose sides ran alike is not. A written file, not the tiny run: the
+// tiny run's speeds are whatever the machine gave it.
+TEST_F(BenchSmoke, RatiosScriptNamesARatioWhoseSidesRanAtDifferentSpeeds) {
+  auto bench = [](const std::string& name, double ns, double ghz) {
+    return nlohmann::json{{"name", name}, {"run_name", name}, {"run_type", "iteration"}, {"ns_per_ant", ns}, {"cpu_ghz", ghz}};
+  };
+  nlohmann::json doc = {{"context", nlohmann::json::object()},
+                        {"benchmarks",
+                         {bench("kill/pools/1000/50", 100, 3.3), bench("kill/pools_swap_one/1000/50", 300, 3.3),
+                          bench("kill/heap/1000/50", 200, 1.9)}}};
+  std::string path = std::string(COLONY_BENCH_SCRATCH) + "/speeds_" + std::to_string(getpid()) + ".json";
+  std::ofstream(path) << doc.dump();
+  int status = -1;
+  std::string out = run_command("python3 " + std::string(COLONY_RATIOS_PY) + " " + path + " 2>&1", &status);
+  std::remove(path.c_str());
+  EXPECT_EQ(status, 0) << out;
+  size_t note = out.find("more than 10 % apart");
+  ASSERT_NE(note, std::string::npos) << out;
+  std::string named = out.substr(note, out.find('\n', note) - note);
+  EXPECT_NE(named.find("kill/pools/1000/50 <= 0.35 x heap (3.30 against 1.90)"), std::string::npos) << named;
+  EXPECT_EQ(named.find("pools_swap_one"), std::string::npos) << named;
+}
+
 TEST_F(BenchSmoke, RatiosScriptRejectsAMissingFile) {
   int status = -1;
   std::string out = run_command("python3 " + std::string(COLONY_RATIOS_PY) + " /nonexistent/bench.json 2>&1", &status);
