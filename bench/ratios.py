@@ -143,16 +143,21 @@ def main(argv):
         g = value(name, "cpu_ghz")
         return f"{g:.2f}" if g is not None else "?"
 
+    def speeds_of(a, b, text):
+        """The two sides' speeds as printed beside a target that compares a with b; the
+        target joins `uneven` when they differ by more than 10 %."""
+        ga, gb = value(a, "cpu_ghz"), value(b, "cpu_ghz")
+        if ga and gb and max(ga, gb) > 1.1 * min(ga, gb):
+            uneven.append(f"{text} ({ga:.2f} against {gb:.2f})")
+        return f"{speed(a)} / {speed(b)}"
+
     def ratio_target(a, b, counter, limit, text):
         va, vb = value(a, counter), value(b, counter)
         if va is None or vb is None or vb == 0:
             rows.append((text, "missing " + (a if va is None else b), None, ""))
             return
         r = va / vb
-        rows.append((text, f"{va:.4g} / {vb:.4g} = {r:.3f}", r <= limit, f"{speed(a)} / {speed(b)}"))
-        ga, gb = value(a, "cpu_ghz"), value(b, "cpu_ghz")
-        if ga and gb and max(ga, gb) > 1.1 * min(ga, gb):
-            uneven.append(f"{text} ({ga:.2f} against {gb:.2f})")
+        rows.append((text, f"{va:.4g} / {vb:.4g} = {r:.3f}", r <= limit, speeds_of(a, b, text)))
 
     n_kill = largest(table, r"kill/pools/(\d+)/50")
     n = n_kill[0] if n_kill else 200000
@@ -166,12 +171,13 @@ def main(argv):
                      f"kill/pools/{s}/10 <= pools_swap_one")
     ratio_target(f"spawn/pools/{n}/10", f"spawn/heap/{n}/10", "ns_per_ant", 0.25,
                  f"spawn/pools/{n}/10 >= 4x faster than heap")
-    it, st = value(f"iterate/pools/{n}/4", "gb_per_s"), value("stream/rmw", "gb_per_s")
+    it_name, it_text = f"iterate/pools/{n}/4", f"iterate/pools/{n}/4 >= 0.85 x stream/rmw"
+    it, st = value(it_name, "gb_per_s"), value("stream/rmw", "gb_per_s")
     if it is None or st is None:
-        rows.append((f"iterate/pools/{n}/4 >= 0.85 x stream/rmw", "missing", None, ""))
+        rows.append((it_text, "missing", None, ""))
     else:
-        rows.append((f"iterate/pools/{n}/4 >= 0.85 x stream/rmw", f"{it:.2f} / {st:.2f} GB/s = {it / st:.3f}",
-                     it >= 0.85 * st, f"{speed(f'iterate/pools/{n}/4')} / {speed('stream/rmw')}"))
+        rows.append((it_text, f"{it:.2f} / {st:.2f} GB/s = {it / st:.3f}", it >= 0.85 * st,
+                     speeds_of(it_name, "stream/rmw", it_text)))
 
     def absolute(pattern, counter, ok, text_of, unit):
         found = largest(table, pattern)

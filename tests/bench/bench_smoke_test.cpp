@@ -244,13 +244,14 @@ TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {
 // both speeds; one whose sides ran alike is not. A written file, not the tiny run: the
 // tiny run's speeds are whatever the machine gave it.
 TEST_F(BenchSmoke, RatiosScriptNamesARatioWhoseSidesRanAtDifferentSpeeds) {
-  auto bench = [](const std::string& name, double ns, double ghz) {
-    return nlohmann::json{{"name", name}, {"run_name", name}, {"run_type", "iteration"}, {"ns_per_ant", ns}, {"cpu_ghz", ghz}};
+  auto bench = [](const std::string& name, const char* counter, double v, double ghz) {
+    return nlohmann::json{{"name", name}, {"run_name", name}, {"run_type", "iteration"}, {counter, v}, {"cpu_ghz", ghz}};
   };
   nlohmann::json doc = {{"context", nlohmann::json::object()},
                         {"benchmarks",
-                         {bench("kill/pools/1000/50", 100, 3.3), bench("kill/pools_swap_one/1000/50", 300, 3.3),
-                          bench("kill/heap/1000/50", 200, 1.9)}}};
+                         {bench("kill/pools/1000/50", "ns_per_ant", 100, 3.3), bench("kill/pools_swap_one/1000/50", "ns_per_ant", 300, 3.3),
+                          bench("kill/heap/1000/50", "ns_per_ant", 200, 1.9), bench("iterate/pools/1000/4", "gb_per_s", 20, 3.3),
+                          bench("stream/rmw", "gb_per_s", 20, 2.0)}}};
   std::string path = std::string(COLONY_BENCH_SCRATCH) + "/speeds_" + std::to_string(getpid()) + ".json";
   std::ofstream(path) << doc.dump();
   int status = -1;
@@ -261,6 +262,7 @@ TEST_F(BenchSmoke, RatiosScriptNamesARatioWhoseSidesRanAtDifferentSpeeds) {
   ASSERT_NE(note, std::string::npos) << out;
   std::string named = out.substr(note, out.find('\n', note) - note);
   EXPECT_NE(named.find("kill/pools/1000/50 <= 0.35 x heap (3.30 against 1.90)"), std::string::npos) << named;
+  EXPECT_NE(named.find("iterate/pools/1000/4 >= 0.85 x stream/rmw (3.30 against 2.00)"), std::string::npos) << named;
   EXPECT_EQ(named.find("pools_swap_one"), std::string::npos) << named;
 }
 
