@@ -14,6 +14,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,9 @@ inline std::string pin_to_fastest_cpu() {
     if (sched_setaffinity(0, sizeof(one), &one) != 0) continue;
     double ghz = 0;
     for (int k = 0; k < 3; ++k) ghz = std::max(ghz, chain_ghz());
-    speeds += (speeds.empty() ? "" : ", ") + std::string("cpu") + std::to_string(c) + " " + std::to_string(ghz).substr(0, 4);
+    char line[32];
+    std::snprintf(line, sizeof line, "%scpu%d %.2f", speeds.empty() ? "" : ", ", c, ghz);
+    speeds += line;
     if (ghz > best_ghz) best = c, best_ghz = ghz;
   }
   cpu_set_t chosen;
