@@ -130,12 +130,13 @@ struct EntityDraw {
     for (u32 k = 0; k < list.added; ++k) {
       const RenderPiece& p = items[list.slot[k]];
       // Piece centre: owner position + heading-rotated offset.
-      float px = bx + (hc * p.offset_x - hs * p.offset_y) * zoom;
-      float py = by + (hs * p.offset_x + hc * p.offset_y) * zoom;
-      float a = body.heading + p.rotation;
+      const float ox = p.offset_x(), oy = p.offset_y();
+      float px = bx + (hc * ox - hs * oy) * zoom;
+      float py = by + (hs * ox + hc * oy) * zoom;
+      float a = body.heading + p.rotation();
       float c = std::cos(a), s = std::sin(a);
       float grow = glow ? 1.35f : 1.f;
-      float hw = p.size_x * 0.5f * zoom * grow, hh = p.size_y * 0.5f * zoom * grow;
+      float hw = p.size_x() * 0.5f * zoom * grow, hh = p.size_y() * 0.5f * zoom * grow;
       // Thin parts (legs, antennae) keep at least a pixel of thickness so they stay readable.
       hh = std::fmax(hh, 0.6f);
       SDL_Color col;

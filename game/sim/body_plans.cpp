@@ -11,17 +11,14 @@ namespace {
 
 constexpr float kPi = 3.14159265f;
 
-constexpr RenderPiece piece(Part part, float x, float y, float rot, float sx, float sy, u8 side = 0) {
+constexpr RenderPiece piece(Part part, float x, float y, float rot, float sx, float sy) {
   RenderPiece p{};
-  p.offset_x = x;
-  p.offset_y = y;
-  p.rotation = rot;
-  p.size_x = sx;
-  p.size_y = sy;
+  p.set_offset(x, y);
+  p.set_rotation(rot);
+  p.set_size(sx, sy);
   p.color = 0xFFFFFFFFu;
-  p.sprite = u16(part);
+  p.sprite = u8(part);
   p.part = part;
-  p.side = side;
   return p;
 }
 constexpr CollisionVolume volume(float x, float y, float r, u8 role) {
@@ -36,20 +33,20 @@ constexpr Sensor sensor(float angle, float reach) { return Sensor{angle, reach, 
 
 // Legs: three per side, side 0 = left (+y), 1 = right (-y); front legs point forward.
 #define COLONY_LEGS(len)                                                   \
-  piece(Part::Leg, 0.08f, 0.14f, kPi / 2 - 0.6f, len, 0.04f, 0),           \
-  piece(Part::Leg, 0.0f, 0.15f, kPi / 2, len, 0.04f, 0),                   \
-  piece(Part::Leg, -0.08f, 0.14f, kPi / 2 + 0.6f, len, 0.04f, 0),          \
-  piece(Part::Leg, 0.08f, -0.14f, -kPi / 2 + 0.6f, len, 0.04f, 1),         \
-  piece(Part::Leg, 0.0f, -0.15f, -kPi / 2, len, 0.04f, 1),                 \
-  piece(Part::Leg, -0.08f, -0.14f, -kPi / 2 - 0.6f, len, 0.04f, 1)
+  piece(Part::Leg, 0.08f, 0.14f, kPi / 2 - 0.6f, len, 0.04f),           \
+  piece(Part::Leg, 0.0f, 0.15f, kPi / 2, len, 0.04f),                   \
+  piece(Part::Leg, -0.08f, 0.14f, kPi / 2 + 0.6f, len, 0.04f),          \
+  piece(Part::Leg, 0.08f, -0.14f, -kPi / 2 + 0.6f, len, 0.04f),         \
+  piece(Part::Leg, 0.0f, -0.15f, -kPi / 2, len, 0.04f),                 \
+  piece(Part::Leg, -0.08f, -0.14f, -kPi / 2 - 0.6f, len, 0.04f)
 
 constexpr std::array kWorkerPieces{
     piece(Part::Abdomen, -0.3f, 0, 0, 0.38f, 0.28f),
     piece(Part::Thorax, 0, 0, 0, 0.22f, 0.14f),
     piece(Part::Head, 0.24f, 0, 0, 0.2f, 0.18f),
     COLONY_LEGS(0.3f),
-    piece(Part::Antenna, 0.36f, 0.06f, 0.5f, 0.22f, 0.03f, 0),
-    piece(Part::Antenna, 0.36f, -0.06f, -0.5f, 0.22f, 0.03f, 1),
+    piece(Part::Antenna, 0.36f, 0.06f, 0.5f, 0.22f, 0.03f),
+    piece(Part::Antenna, 0.36f, -0.06f, -0.5f, 0.22f, 0.03f),
 };
 static_assert(kWorkerPieces.size() == 11);
 constexpr std::array kWorkerVolumes{volume(-0.15f, 0, 0.3f, 0), volume(0.24f, 0, 0.12f, 1)};
@@ -59,11 +56,11 @@ constexpr std::array kSoldierPieces{
     piece(Part::Abdomen, -0.36f, 0, 0, 0.42f, 0.32f),
     piece(Part::Thorax, 0, 0, 0, 0.26f, 0.16f),
     piece(Part::Head, 0.3f, 0, 0, 0.32f, 0.3f),
-    piece(Part::Mandible, 0.5f, 0.07f, 0.35f, 0.18f, 0.05f, 0),
-    piece(Part::Mandible, 0.5f, -0.07f, -0.35f, 0.18f, 0.05f, 1),
+    piece(Part::Mandible, 0.5f, 0.07f, 0.35f, 0.18f, 0.05f),
+    piece(Part::Mandible, 0.5f, -0.07f, -0.35f, 0.18f, 0.05f),
     COLONY_LEGS(0.34f),
-    piece(Part::Antenna, 0.42f, 0.1f, 0.7f, 0.2f, 0.03f, 0),
-    piece(Part::Antenna, 0.42f, -0.1f, -0.7f, 0.2f, 0.03f, 1),
+    piece(Part::Antenna, 0.42f, 0.1f, 0.7f, 0.2f, 0.03f),
+    piece(Part::Antenna, 0.42f, -0.1f, -0.7f, 0.2f, 0.03f),
 };
 static_assert(kSoldierPieces.size() == 13);
 constexpr std::array kSoldierVolumes{volume(-0.2f, 0, 0.32f, 0), volume(0.3f, 0, 0.18f, 1), volume(0.52f, 0, 0.1f, 2)};
@@ -82,20 +79,20 @@ constexpr std::array kQueenPieces{
     queen_segment(10), queen_segment(11), queen_segment(12), queen_segment(13),
     piece(Part::Thorax, 0, 0, 0, 0.5f, 0.36f),
     piece(Part::Head, 0.45f, 0, 0, 0.36f, 0.34f),
-    piece(Part::Mandible, 0.68f, 0.08f, 0.35f, 0.2f, 0.06f, 0),
-    piece(Part::Mandible, 0.68f, -0.08f, -0.35f, 0.2f, 0.06f, 1),
-    piece(Part::Leg, 0.15f, 0.3f, kPi / 2 - 0.6f, 0.6f, 0.07f, 0),
-    piece(Part::Leg, 0.0f, 0.32f, kPi / 2, 0.6f, 0.07f, 0),
-    piece(Part::Leg, -0.15f, 0.3f, kPi / 2 + 0.6f, 0.6f, 0.07f, 0),
-    piece(Part::Leg, 0.15f, -0.3f, -kPi / 2 + 0.6f, 0.6f, 0.07f, 1),
-    piece(Part::Leg, 0.0f, -0.32f, -kPi / 2, 0.6f, 0.07f, 1),
-    piece(Part::Leg, -0.15f, -0.3f, -kPi / 2 - 0.6f, 0.6f, 0.07f, 1),
-    piece(Part::Antenna, 0.62f, 0.12f, 0.6f, 0.4f, 0.05f, 0),
-    piece(Part::Antenna, 0.62f, -0.12f, -0.6f, 0.4f, 0.05f, 1),
-    piece(Part::Wing, -0.4f, 0.35f, 2.7f, 0.9f, 0.3f, 0),
-    piece(Part::Wing, -0.3f, 0.3f, 2.9f, 0.8f, 0.25f, 0),
-    piece(Part::Wing, -0.4f, -0.35f, -2.7f, 0.9f, 0.3f, 1),
-    piece(Part::Wing, -0.3f, -0.3f, -2.9f, 0.8f, 0.25f, 1),
+    piece(Part::Mandible, 0.68f, 0.08f, 0.35f, 0.2f, 0.06f),
+    piece(Part::Mandible, 0.68f, -0.08f, -0.35f, 0.2f, 0.06f),
+    piece(Part::Leg, 0.15f, 0.3f, kPi / 2 - 0.6f, 0.6f, 0.07f),
+    piece(Part::Leg, 0.0f, 0.32f, kPi / 2, 0.6f, 0.07f),
+    piece(Part::Leg, -0.15f, 0.3f, kPi / 2 + 0.6f, 0.6f, 0.07f),
+    piece(Part::Leg, 0.15f, -0.3f, -kPi / 2 + 0.6f, 0.6f, 0.07f),
+    piece(Part::Leg, 0.0f, -0.32f, -kPi / 2, 0.6f, 0.07f),
+    piece(Part::Leg, -0.15f, -0.3f, -kPi / 2 - 0.6f, 0.6f, 0.07f),
+    piece(Part::Antenna, 0.62f, 0.12f, 0.6f, 0.4f, 0.05f),
+    piece(Part::Antenna, 0.62f, -0.12f, -0.6f, 0.4f, 0.05f),
+    piece(Part::Wing, -0.4f, 0.35f, 2.7f, 0.9f, 0.3f),
+    piece(Part::Wing, -0.3f, 0.3f, 2.9f, 0.8f, 0.25f),
+    piece(Part::Wing, -0.4f, -0.35f, -2.7f, 0.9f, 0.3f),
+    piece(Part::Wing, -0.3f, -0.3f, -2.9f, 0.8f, 0.25f),
 };
 static_assert(kQueenPieces.size() == 30);
 constexpr std::array kQueenVolumes{
@@ -108,11 +105,22 @@ constexpr std::array kCorpsePieces{
     piece(Part::Abdomen, -0.3f, 0, 0, 0.38f, 0.28f),
     piece(Part::Thorax, 0, 0, 0, 0.22f, 0.14f),
     piece(Part::Head, 0.24f, 0, 0, 0.2f, 0.18f),
-    piece(Part::Leg, 0.0f, 0.1f, kPi / 2 + 1.2f, 0.18f, 0.04f, 0),
-    piece(Part::Leg, 0.0f, -0.1f, -kPi / 2 - 1.2f, 0.18f, 0.04f, 1),
+    piece(Part::Leg, 0.0f, 0.1f, kPi / 2 + 1.2f, 0.18f, 0.04f),
+    piece(Part::Leg, 0.0f, -0.1f, -kPi / 2 - 1.2f, 0.18f, 0.04f),
 };
 constexpr std::array kCorpseVolumes{volume(0, 0, 0.3f, 0)};
 constexpr std::array kFoodVolumes{volume(0, 0, 1.0f, 0)};
+
+// A piece's side (legs, antennae, mandibles: left or right) is read from the sign of its
+// offset across the body, so every such piece must lie off the midline.
+template <size_t N>
+constexpr bool sided_pieces_off_the_midline(const std::array<RenderPiece, N>& pieces) {
+  for (const RenderPiece& p : pieces)
+    if ((p.part == Part::Leg || p.part == Part::Antenna || p.part == Part::Mandible) && p.y_units == 0) return false;
+  return true;
+}
+static_assert(sided_pieces_off_the_midline(kWorkerPieces) && sided_pieces_off_the_midline(kSoldierPieces) &&
+              sided_pieces_off_the_midline(kQueenPieces) && sided_pieces_off_the_midline(kCorpsePieces));
 
 const BodyPlan kWorker{kWorkerPieces, 1, kWorkerVolumes, kWorkerSensors, 30, 6};
 const BodyPlan kSoldier{kSoldierPieces, 0, kSoldierVolumes, kSoldierSensors, 90, 22};
@@ -151,7 +159,7 @@ RenderPiece crumb_piece(u32 i) {
 RenderPiece tile_piece(u8 terrain, bool burning) {
   static constexpr u32 kColors[] = {rgba(70, 140, 55), rgba(125, 95, 60), rgba(45, 90, 170), rgba(110, 110, 115)};
   RenderPiece p = piece(Part::Tile, 0, 0, 0, 1, 1);
-  p.sprite = u16(terrain + (burning ? 4 : 0));  // 0..3 terrain, 4 burning grass
+  p.sprite = u8(terrain + (burning ? 4 : 0));  // 0..3 terrain, 4 burning grass
   p.color = burning ? rgba(230, 110, 30) : kColors[terrain & 3];
   return p;
 }

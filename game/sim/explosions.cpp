@@ -25,11 +25,11 @@ bool maim_ant(Game& g, Record& r, bool prefer_antenna, u32 side) {
   int found = -1;
   for (u32 k = 0; k < l.added && found < 0; ++k) {
     const RenderPiece& p = w.pool<RenderPiece>().items[l.slot[k]];
-    if (p.part == want && (side > 1 || p.side == side)) found = int(k);
+    if (p.part == want && (side > 1 || p.side() == side)) found = int(k);
   }
   if (found < 0 && side <= 1) return maim_ant(g, r, prefer_antenna, 2);  // none left on that side
   if (found < 0) return false;
-  u8 lost_side = w.pool<RenderPiece>().items[l.slot[found]].side;
+  u8 lost_side = w.pool<RenderPiece>().items[l.slot[found]].side();
   w.remove_one<RenderPiece>(r.header.handle, u32(found));
   if (want == Part::Leg) {
     --b.legs;

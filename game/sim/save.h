@@ -20,7 +20,8 @@
 
 namespace colony {
 
-inline constexpr std::uint32_t kSaveVersion = 6;
+// 7: render pieces in 16 bytes of fixed point (components.h), where 6 held 28 of floats.
+inline constexpr std::uint32_t kSaveVersion = 7;
 inline constexpr char kSaveMagic[8] = {'C', 'O', 'L', 'O', 'N', 'Y', 'S', 'V'};
 inline constexpr size_t kSaveHeaderBytes = 40;
 

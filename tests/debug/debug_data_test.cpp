@@ -26,7 +26,8 @@ void give(ColonyEcs& ecs, Handle h, u32 reserved, u32 added, float tag) {
   ASSERT_EQ(ecs.reserve<C>(h, reserved), ecs::Result::Ok);
   for (u32 k = 0; k < added; ++k) {
     C c{};
-    if constexpr (requires { c.offset_x; }) c.offset_x = tag + 0.01f * float(k);
+    if constexpr (std::is_same_v<C, RenderPiece>) c.set_offset(tag + 0.01f * float(k), 0);
+    else if constexpr (requires { c.offset_x; }) c.offset_x = tag + 0.01f * float(k);
     else c.angle = tag + 0.01f * float(k);
     ASSERT_EQ(ecs.add<C>(h, c), ecs::Result::Ok);
   }

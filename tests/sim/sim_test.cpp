@@ -73,7 +73,7 @@ struct PieceId {
 };
 std::vector<PieceId> pieces_of(Game& g, Handle h) {
   std::vector<PieceId> out;
-  g.ecs->for_each_component<RenderPiece>(rec(g, h), [&](u32, const RenderPiece& p) { out.push_back({p.part, p.side, p.offset_x, p.offset_y}); });
+  g.ecs->for_each_component<RenderPiece>(rec(g, h), [&](u32, const RenderPiece& p) { out.push_back({p.part, p.side(), p.offset_x(), p.offset_y()}); });
   return out;
 }
 
@@ -91,6 +91,54 @@ void expect_valid(Game& g) {
 }
 
 // [SECTION] Bodies
+
+// A piece keeps its offsets and sizes to 1/4096 of a cell and its rotation to a 65536th of
+// a turn (components.h); the accessors give back what was set to within half a unit.
+TEST(Bodies, APieceGivesBackItsPlacementToHalfAUnit) {
+  const float cell = 0.5f / RenderPiece::kUnitsPerCell, angle = 0.5f * RenderPiece::kRadiansPerUnit;
+  for (float v : {0.0f, 0.3f, -0.3f, 0.04f, -1.8f, 1.0f, 7.9f, -7.9f, 1e-4f}) {
+    RenderPiece p;
+    p.set_offset(v, -v);
+    p.set_size(v, 0.5f * v);
+    EXPECT_NEAR(p.offset_x(), v, cell) << v;
+    EXPECT_NEAR(p.offset_y(), -v, cell) << v;
+    EXPECT_NEAR(p.size_x(), v, cell) << v;
+    EXPECT_NEAR(p.size_y(), 0.5f * v, cell) << v;
+  }
+  // A rotation comes back as the same angle in (-pi, pi]: 2.9 stays, 74 rad is 74 - 12 pi.
+  const float pi = 3.14159265f;
+  for (float r : {0.0f, 0.5f, -0.6f, 2.9f, -2.9f, pi / 2 + 0.6f, 74.0f, -20.0f}) {
+    RenderPiece p;
+    p.set_rotation(r);
+    float back = p.rotation(), diff = std::remainder(back - r, 2 * pi);
+    EXPECT_NEAR(diff, 0.0f, angle + 1e-5f * std::fabs(r)) << r << " came back as " << back;
+    EXPECT_LE(std::fabs(back), pi + angle) << r;
+  }
+}
+
+TEST(Bodies, APiecePastEightCellsStopsAtTheEdgeInsteadOfWrapping) {
+  RenderPiece p;
+  p.set_offset(100.0f, -100.0f);
+  EXPECT_NEAR(p.offset_x(), 32767.0f / RenderPiece::kUnitsPerCell, 1e-6f);
+  EXPECT_FLOAT_EQ(p.offset_y(), -8.0f);
+  p.set_size(8.0f, 1e9f);
+  EXPECT_GT(p.size_x(), 7.99f);
+  EXPECT_GT(p.size_y(), 7.99f);
+}
+
+// Legs, antennae and mandibles read their side from the sign of their offset across the body.
+TEST(Bodies, EverySidedPieceOfAPlanIsOnTheSideItsOffsetSays) {
+  for (Kind k : {Kind::Worker, Kind::Soldier, Kind::Queen, Kind::Corpse}) {
+    u32 left = 0, right = 0;
+    for (const RenderPiece& p : body_plan(k).pieces) {
+      if (p.part != Part::Leg && p.part != Part::Antenna && p.part != Part::Mandible) continue;
+      EXPECT_EQ(p.side(), p.offset_y() < 0 ? 1 : 0) << kind_name(k);
+      (p.side() ? right : left) += 1;
+    }
+    EXPECT_EQ(left, right) << kind_name(k) << ": a body has as many sided pieces on each side";
+    EXPECT_GT(left, 0u) << kind_name(k);
+  }
+}
 
 TEST(Bodies, CastesHaveTheirPiecesVolumesAndSensors) {
   auto g = build(small_world());
