@@ -10,6 +10,7 @@
 #pragma once
 #include <time.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -105,18 +106,26 @@ struct Workload {
 
 // [SECTION] Piece contents and the per-piece work of the iterate pass
 
-// Pieces and volumes are written in place, member by member, by every variant: built
-// in a temporary and copied, the copy's wide loads would wait on the narrow stores
-// that built it (a store-forwarding stall that cost more than the rest of a spawn).
+// An ant's k-th piece starts as the k-th of a fixed body plan, built at compile time, as
+// the game copies its castes' plans (body_plans.cpp); the spawn gives it the ant's colour.
+inline constexpr std::array<RenderPiece, kMaxPieces> kPiecePlan = [] {
+  std::array<RenderPiece, kMaxPieces> plan{};
+  for (u32 k = 0; k < kMaxPieces; ++k) {
+    plan[k].set_offset(0.1f * float(k), 0.05f * float(k & 1 ? 1 : -1));
+    plan[k].set_size(0.25f + 0.01f * float(k), 0.125f);
+    plan[k].sprite = u8(k);
+    plan[k].part = k == 0 ? colony::Part::Head : colony::Part::Leg;
+  }
+  return plan;
+}();
+
+// Pieces and volumes are written in place by every variant: built in a temporary and
+// copied, the copy's wide loads would wait on the narrow stores that built it (a
+// store-forwarding stall that cost more than the rest of a spawn). The plan's pieces
+// were written long before.
 inline void fill_piece(RenderPiece& p, const AntShape& s, u32 k) {
-  p.x_units = RenderPiece::to_units(0.1f * float(k));
-  p.y_units = RenderPiece::to_units(0.05f * float(k & 1 ? 1 : -1));
-  p.turn_units = 0;
-  p.width_units = RenderPiece::to_units(0.25f + 0.01f * float(k));
-  p.height_units = RenderPiece::to_units(0.125f);
+  p = kPiecePlan[k];
   p.color = 0xFF00'0000u | (s.serial & 0xFFFFFFu);
-  p.sprite = u8(k);
-  p.part = k == 0 ? colony::Part::Head : colony::Part::Leg;
 }
 
 inline void fill_volume(CollisionVolume& v, const AntShape&, u32 k) {
