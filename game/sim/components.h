@@ -27,13 +27,14 @@ enum class Part : u8 {
 // One drawn quad, placed relative to its owner's position and heading.
 // 16 bytes, so that a pool entry with its 8-byte back-pointer is 24 where five floats
 // made it 36: a mass release moves every survivor it pulls into a hole, and a third
-// fewer bytes per piece is a third fewer lines to move (bench/README.md, change 20).
+// fewer bytes moved a quarter fewer cache lines (bench/README.md, change 20).
 // Offsets and sizes are fixed point, kUnitsPerCell to a cell (+-8 cells, far more than
 // any body spans); the rotation is a fraction of a turn, which wraps as an angle does.
 // Read and write them in cells and radians through the accessors.
 struct RenderPiece {
   static constexpr float kUnitsPerCell = 4096.0f;
-  static constexpr float kRadiansPerUnit = 6.28318531f / 65536.0f;
+  static constexpr float kRadiansPerTurn = 6.28318531f;
+  static constexpr float kRadiansPerUnit = kRadiansPerTurn / 65536.0f;
 
   u32 color = {};  // 0xAABBGGRR tint
   ecs::i16 x_units = {}, y_units = {};  // offset in the owner's frame (x forward, y left)
@@ -53,7 +54,7 @@ struct RenderPiece {
   constexpr void set_offset(float x, float y) { x_units = to_units(x), y_units = to_units(y); }
   constexpr void set_size(float x, float y) { width_units = to_units(x), height_units = to_units(y); }
   constexpr void set_rotation(float radians) {
-    float turns = radians / (kRadiansPerUnit * 65536.0f);
+    float turns = radians / kRadiansPerTurn;
     float whole = float(ecs::i64(turns) - (turns < float(ecs::i64(turns)) ? 1 : 0));  // floor
     turn_units = u16(u32((turns - whole) * 65536.0f + 0.5f) & 0xFFFFu);
   }
