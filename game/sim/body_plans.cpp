@@ -111,16 +111,16 @@ constexpr std::array kCorpsePieces{
 constexpr std::array kCorpseVolumes{volume(0, 0, 0.3f, 0)};
 constexpr std::array kFoodVolumes{volume(0, 0, 1.0f, 0)};
 
-// A piece's side (legs, antennae, mandibles: left or right) is read from the sign of its
-// offset across the body, so every such piece must lie off the midline.
+// A paired limb's side is read from the sign of its offset across the body, so every
+// limb must lie off the midline.
 template <size_t N>
-constexpr bool sided_pieces_off_the_midline(const std::array<RenderPiece, N>& pieces) {
+constexpr bool limbs_off_the_midline(const std::array<RenderPiece, N>& pieces) {
   for (const RenderPiece& p : pieces)
-    if ((p.part == Part::Leg || p.part == Part::Antenna || p.part == Part::Mandible) && p.y_units == 0) return false;
+    if (is_paired_limb(p.part) && p.y_units == 0) return false;
   return true;
 }
-static_assert(sided_pieces_off_the_midline(kWorkerPieces) && sided_pieces_off_the_midline(kSoldierPieces) &&
-              sided_pieces_off_the_midline(kQueenPieces) && sided_pieces_off_the_midline(kCorpsePieces));
+static_assert(limbs_off_the_midline(kWorkerPieces) && limbs_off_the_midline(kSoldierPieces) &&
+              limbs_off_the_midline(kQueenPieces) && limbs_off_the_midline(kCorpsePieces));
 
 const BodyPlan kWorker{kWorkerPieces, 1, kWorkerVolumes, kWorkerSensors, 30, 6};
 const BodyPlan kSoldier{kSoldierPieces, 0, kSoldierVolumes, kSoldierSensors, 90, 22};

@@ -23,6 +23,8 @@ const char* kind_name(Kind k);
 enum class Part : u8 {
   Head, Thorax, Abdomen, Leg, Antenna, Mandible, CarriedFood, Crumb, Tile, QueenAbdomen, Wing, Count
 };
+// Legs, antennae and mandibles: the thin paired limbs, each on the left or right of the body.
+constexpr bool is_paired_limb(Part p) { return p == Part::Leg || p == Part::Antenna || p == Part::Mandible; }
 
 // One drawn quad, placed relative to its owner's position and heading.
 // 16 bytes, so that a pool entry with its 8-byte back-pointer is 24 where five floats
@@ -48,7 +50,7 @@ struct RenderPiece {
   constexpr float size_x() const { return float(width_units) / kUnitsPerCell; }
   constexpr float size_y() const { return float(height_units) / kUnitsPerCell; }
   constexpr float rotation() const { return float(ecs::i16(turn_units)) * kRadiansPerUnit; }
-  // Legs, antennae and mandibles: 0 on the left (+y), 1 on the right (-y).
+  // A paired limb's side: 0 on the left (+y), 1 on the right (-y).
   constexpr u8 side() const { return y_units < 0 ? 1 : 0; }
 
   constexpr void set_offset(float x, float y) { x_units = to_units(x), y_units = to_units(y); }

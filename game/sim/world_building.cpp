@@ -109,10 +109,10 @@ bool dress(Game& g, Handle h, const BodyPlan& plan, u32 tint) {
   }
   w.add_each<RenderPiece>(h, u32(plan.pieces.size()), [&](RenderPiece& p, u32 k) {
     p = plan.pieces[k];
-    float f = p.part == Part::Leg || p.part == Part::Antenna || p.part == Part::Mandible ? 0.55f
-              : p.part == Part::Wing                                                  ? 1.6f
-              : p.part == Part::Abdomen || p.part == Part::QueenAbdomen               ? 0.85f
-                                                                                      : 1.0f;
+    float f = is_paired_limb(p.part)                                    ? 0.55f
+              : p.part == Part::Wing                                    ? 1.6f
+              : p.part == Part::Abdomen || p.part == Part::QueenAbdomen ? 0.85f
+                                                                        : 1.0f;
     p.color = shade(tint, f);
     if (p.part == Part::Wing) p.color = (p.color & 0x00FFFFFFu) | 0x80000000u;
   });

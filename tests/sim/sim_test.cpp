@@ -131,7 +131,7 @@ TEST(Bodies, EverySidedPieceOfAPlanIsOnTheSideItsOffsetSays) {
   for (Kind k : {Kind::Worker, Kind::Soldier, Kind::Queen, Kind::Corpse}) {
     u32 left = 0, right = 0;
     for (const RenderPiece& p : body_plan(k).pieces) {
-      if (p.part != Part::Leg && p.part != Part::Antenna && p.part != Part::Mandible) continue;
+      if (!is_paired_limb(p.part)) continue;
       EXPECT_EQ(p.side(), p.offset_y() < 0 ? 1 : 0) << kind_name(k);
       (p.side() ? right : left) += 1;
     }
