@@ -72,9 +72,10 @@ inline std::string pin_to_fastest_cpu() {
   return "cpu" + std::to_string(best) + " (dependent adds per ns at the start: " + speeds + ")";
 }
 
-// Declared just before a benchmark's timed loop, and told after each iteration (outside
-// the timed region): samples the CPU's speed there, every kEvery seconds of the thread's
-// CPU time while the loop runs, and when the benchmark ends. Reports the samples' mean as
+// Declared just before a benchmark's timed loop, and handed each iteration's timed seconds
+// (end_iteration, which passes them on to Google Benchmark as the manual time): samples the
+// CPU's speed there, outside the timed region, every kEvery seconds of the thread's CPU
+// time while the loop runs, and when the benchmark ends. Reports the samples' mean as
 // cpu_ghz and the slowest as cpu_ghz_min.
 class CpuSpeed {
  public:
@@ -87,7 +88,8 @@ class CpuSpeed {
   }
   CpuSpeed(const CpuSpeed&) = delete;
   CpuSpeed& operator=(const CpuSpeed&) = delete;
-  void after_iteration() {
+  void end_iteration(double timed_seconds) {
+    st_.SetIterationTime(timed_seconds);
     if (thread_seconds() - last_ >= kEvery) take();
   }
 

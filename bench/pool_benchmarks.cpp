@@ -108,8 +108,7 @@ void bench_kill(benchmark::State& st, u32 n, u32 percent, bool tiny) {
   CpuSpeed speed(st);
   for (auto _ : st) {
     double t = timed_kill(pop, k);
-    st.SetIterationTime(t);
-    speed.after_iteration();
+    speed.end_iteration(t);
     timed += t;
     killed += k;
     if (!pop.checked(st, tiny)) return;
@@ -134,8 +133,7 @@ void bench_spawn(benchmark::State& st, u32 n, u32 percent, bool tiny) {
     double t0 = thread_seconds();
     pop.spawn_shapes();
     double t = thread_seconds() - t0;
-    st.SetIterationTime(t);
-    speed.after_iteration();
+    speed.end_iteration(t);
     timed += t;
     spawned += k;
     if (!pop.checked(st, tiny)) return;
@@ -156,8 +154,7 @@ void bench_iterate(benchmark::State& st, u32 n, u32 churn, bool tiny) {
     bytes += pop.store.move_all_pieces(kDt);
     benchmark::ClobberMemory();
     double t = thread_seconds() - t0;
-    st.SetIterationTime(t);
-    speed.after_iteration();
+    speed.end_iteration(t);
     timed += t;
   }
   st.counters["gb_per_s"] = timed > 0 ? double(bytes) / timed * 1e-9 : 0.0;
@@ -193,8 +190,7 @@ void bench_paired_kill(benchmark::State& st, u32 n, u32 percent, bool tiny) {
     }
     ta += t_a;
     tb += t_b;
-    st.SetIterationTime(t_a + t_b);
-    speed.after_iteration();
+    speed.end_iteration(t_a + t_b);
     ++rounds;
     if (!a.checked(st, tiny) || !b.checked(st, tiny)) return;
   }
@@ -221,8 +217,7 @@ void bench_stream(benchmark::State& st, u64 bytes) {
     for (size_t i = 0; i < n; ++i) a[i] = a[i] * 0.999f + kDt;
     benchmark::ClobberMemory();
     double t = thread_seconds() - t0;
-    st.SetIterationTime(t);
-    speed.after_iteration();
+    speed.end_iteration(t);
     timed += t;
     touched += n * sizeof(float);
   }

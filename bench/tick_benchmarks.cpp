@@ -134,8 +134,7 @@ void bench_tick(benchmark::State& st, const std::string& key, const Scenario& s,
     double t0 = thread_seconds();
     colony::simulate_tick(g);
     double t = thread_seconds() - t0;
-    st.SetIterationTime(t);
-    speed.after_iteration();
+    speed.end_iteration(t);
     timed += t;
     ++ticks;
   }
@@ -231,8 +230,7 @@ void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny,
       system = destroy + g.times.last_ms[colony::SystemTimes::Corpses];
       killed += g.blasts.empty() ? 0 : g.blasts.back().killed;
     }
-    st.SetIterationTime(destroy * 1e-3);
-    speed.after_iteration();
+    speed.end_iteration(destroy * 1e-3);
     destroy_ms += destroy;
     system_ms += system;
     slowest_ms = std::max(slowest_ms, destroy);
