@@ -86,8 +86,7 @@ struct PoolsVariant {
   u64 move_all_pieces(float dt) {
     auto& p = world->pool<RenderPiece>();
     u32 n = p.taken();
-    RenderPiece* items = p.items.get();
-    for (u32 i = 0; i < n; ++i) move_piece(items[i], dt);
+    move_pieces(p.items.get(), n, dt);
     return u64(n) * sizeof(RenderPiece);
   }
 
@@ -159,7 +158,7 @@ struct HeapVariant {
   u64 move_all_pieces(float dt) {
     u64 n = 0;
     for (Ant* a : ants) {
-      for (RenderPiece& p : a->pieces) move_piece(p, dt);
+      move_pieces(a->pieces.data(), u32(a->pieces.size()), dt);
       n += a->pieces.size();
     }
     return n * sizeof(RenderPiece);
@@ -284,7 +283,7 @@ struct SizeBucketsVariant {
     u64 n = 0;
     RenderPiece* items = piece_arena.items.get();
     for (const Ant& a : ants) {
-      for (u32 k = 0; k < a.piece_count; ++k) move_piece(items[a.pieces + k], dt);
+      move_pieces(&items[a.pieces], a.piece_count, dt);
       n += a.piece_count;
     }
     return n * sizeof(RenderPiece);
