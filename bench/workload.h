@@ -151,10 +151,10 @@ inline Body make_body(const AntShape& s) {
 // lines is brought in and written back. The piece keeps fixed point (components.h), so
 // the step is in its units: x += width * dt as the high half of the 32-bit product of
 // width and dt in 65536ths (pmulhw), within a unit and a half of the exact step at any
-// size (the low half shifted down, as before, wrapped past two cells of size). The piece is one vector of eight 16-bit lanes, changed in a register
-// and written whole: field by field, GCC vectorised the loop across pieces into narrow
-// stores that the next pieces' wide loads overlapped, and each load waited for them (a
-// tenth of the memory's speed).
+// size (the low half shifted down, as before, wrapped past two cells of size). The piece
+// is one vector of eight 16-bit lanes, changed in a register and written whole: field by
+// field, GCC vectorised the loop across pieces into narrow stores that the next pieces'
+// wide loads overlapped, and each load waited for them (a tenth of the memory's speed).
 using PieceLanes = ecs::i16 __attribute__((vector_size(16)));  // colour, colour, x, y, width, height, turn, sprite|part
 static_assert(sizeof(RenderPiece) == sizeof(PieceLanes) && offsetof(RenderPiece, x_units) == 4 &&
               offsetof(RenderPiece, width_units) == 8 && offsetof(RenderPiece, turn_units) == 12);
