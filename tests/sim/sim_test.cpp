@@ -126,17 +126,20 @@ TEST(Bodies, APiecePastEightCellsStopsAtTheEdgeInsteadOfWrapping) {
   EXPECT_GT(p.size_y(), 7.99f);
 }
 
-// Legs, antennae and mandibles read their side from the sign of their offset across the body.
-TEST(Bodies, EverySidedPieceOfAPlanIsOnTheSideItsOffsetSays) {
+// Legs, antennae and mandibles read their side from the sign of their offset across the
+// body (side()), so the plans' offsets must put each kind of limb in pairs: as many legs,
+// antennae and mandibles on the left as on the right (maiming takes one from a side).
+TEST(Bodies, EveryPlanHasEachKindOfLimbInLeftAndRightPairs) {
   for (Kind k : {Kind::Worker, Kind::Soldier, Kind::Queen, Kind::Corpse}) {
-    u32 left = 0, right = 0;
+    u32 count[u32(Part::Count)][2] = {}, limbs = 0;
     for (const RenderPiece& p : body_plan(k).pieces) {
       if (!is_paired_limb(p.part)) continue;
-      EXPECT_EQ(p.side(), p.offset_y() < 0 ? 1 : 0) << kind_name(k);
-      (p.side() ? right : left) += 1;
+      ++count[u32(p.part)][p.side()];
+      ++limbs;
     }
-    EXPECT_EQ(left, right) << kind_name(k) << ": a body has as many sided pieces on each side";
-    EXPECT_GT(left, 0u) << kind_name(k);
+    for (Part part : {Part::Leg, Part::Antenna, Part::Mandible})
+      EXPECT_EQ(count[u32(part)][0], count[u32(part)][1]) << kind_name(k) << " " << u32(part) << ": left against right";
+    EXPECT_GT(limbs, 0u) << kind_name(k);
   }
 }
 
