@@ -177,9 +177,9 @@ inline void move_piece(RenderPiece& piece, const PieceStep& step) {
 // The one loop over a run of pieces, every variant's (the pools' one run, the heap's and
 // the size buckets' one per ant). A long run goes four pieces a step: rolled, the loop
 // ran one piece per two cycles in cache, under the memory's speed. A short run (an ant's
-// 8..16) stays rolled: unrolled, the heap's walk lost a quarter to a third of its speed. (The four
-// steps written out by hand measured as slow as the rolled loop: bench/README.md, "The
-// iterate pass".)
+// 8..16) stays rolled: unrolled, the heap's walk lost a quarter to a third of its speed.
+// (GCC's unroll count must be a literal, hence the loop twice; the four steps written out
+// by hand measured as slow as the rolled loop: bench/README.md, "The iterate pass".)
 inline constexpr u32 kUnrolledRun = 64;
 inline void move_pieces(RenderPiece* pieces, u32 count, float dt) {
   const PieceStep step = piece_step(dt);

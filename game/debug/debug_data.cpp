@@ -227,8 +227,8 @@ const char* part_name(Part p) {
 
 std::string describe_component(const RenderPiece& c) {
   return format("%s%s off (%.2f, %.2f) rot %.2f size %.2fx%.2f sprite %u color %08X", part_name(c.part),
-                is_paired_limb(c.part) ? (c.side() ? " R" : " L") : "", c.offset_x(), c.offset_y(), c.rotation(), c.size_x(), c.size_y(),
-                unsigned(c.sprite), c.color);
+                is_paired_limb(c.part) ? (c.side() ? " R" : " L") : "", c.offset_x(), c.offset_y(), c.rotation(),
+                c.size_x(), c.size_y(), unsigned(c.sprite), c.color);
 }
 std::string describe_component(const CollisionVolume& c) {
   static constexpr const char* kRoles[] = {"body", "head", "mandibles"};

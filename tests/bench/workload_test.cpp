@@ -4,7 +4,7 @@
 // leave the same bytes.
 #include <gtest/gtest.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
