@@ -8,8 +8,9 @@ ChunkGrid ChunkGrid::make(u32 cells_x, u32 cells_y, u32 chunk_cells) {
   g.cells_x = cells_x;
   g.cells_y = cells_y;
   g.chunk_cells = chunk_cells ? chunk_cells : 1;
-  g.chunks_x = (cells_x + g.chunk_cells - 1) / g.chunk_cells;
-  g.chunks_y = (cells_y + g.chunk_cells - 1) / g.chunk_cells;
+  // Rounded up in 64 bits: near 2^32 cells the sum would wrap and drop the last chunks.
+  g.chunks_x = u32((u64(cells_x) + g.chunk_cells - 1) / g.chunk_cells);
+  g.chunks_y = u32((u64(cells_y) + g.chunk_cells - 1) / g.chunk_cells);
   if (g.chunks_x == 0) g.chunks_x = 1;
   if (g.chunks_y == 0) g.chunks_y = 1;
   return g;
@@ -23,7 +24,6 @@ const char* result_name(Result r) {
   switch (r) {
     case Result::Ok: return "ok";
     case Result::StaleHandle: return "stale handle";
-    case Result::WrongChunk: return "entity is not in that chunk";
     case Result::PoolFull: return "pool capacity exhausted";
     case Result::EntityMaxReached: return "per-entity maximum reached";
     case Result::NoReservedSlot: return "no reserved slot left";

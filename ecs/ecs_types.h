@@ -58,11 +58,13 @@ static_assert(sizeof(BackPointer) == 8);
 // Simulated entities live in one dense store that is walked every tick; dormant ones
 // live in the chunk-local storage of the chunk under their position.
 enum class Tier : u8 { Free = 0, Simulated = 1, Dormant = 2 };
+// Whether an entity can live in tier t (Free marks an unused index; anything past Dormant
+// is no tier at all).
+inline constexpr bool is_living_tier(Tier t) { return t == Tier::Simulated || t == Tier::Dormant; }
 
 enum class Result : u8 {
   Ok,
   StaleHandle,       // handle is null, destroyed, or from an earlier generation
-  WrongChunk,        // the handle is alive but not in the chunk the caller named
   PoolFull,          // reserve would exceed the pool's capacity
   EntityMaxReached,  // reserve would exceed the per-entity maximum
   NoReservedSlot,    // add with every reserved slot already used
@@ -70,7 +72,7 @@ enum class Result : u8 {
   StoreFull,         // no free entity index or no storage block left
   BadChunk,          // chunk index outside the grid
   AlreadyQueued,     // queue_destroy on an entity already queued
-  BadTier,           // set_tier to Tier::Free (use destroy)
+  BadTier,           // set_tier to a tier no entity lives in (Tier::Free: use destroy)
 };
 
 const char* result_name(Result r);

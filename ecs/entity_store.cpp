@@ -27,7 +27,7 @@ EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
   u32 align = config_.record_align ? config_.record_align : 8;
   config_.record_size = (config_.record_size + align - 1) / align * align;
   // Every list may hold one partly filled block: the simulated store and each chunk.
-  u32 full_blocks = (config_.max_entities + config_.block_records - 1) / config_.block_records;
+  u32 full_blocks = u32((u64(config_.max_entities) + block_mask_) >> block_shift_);
   total_blocks_ = full_blocks + config_.chunk_count + 1;
   // Pages of the arena are only touched when a block is used.
   arena_ = make_buffer<std::byte>(size_t(total_blocks_) * config_.block_records * config_.record_size);
@@ -53,7 +53,7 @@ EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
   sim_links_ = make_buffer<SimLink>(size_t(config_.max_entities) + 1);
   block_rank_ = make_buffer<u32>(total_blocks_);
   ranked_block_ = make_buffer<u32>(total_blocks_);
-  dead_places_ = make_buffer<u64>((size_t(total_blocks_) << block_shift_) / 64 + 1);
+  dead_places_ = make_buffer<u64>(dead_place_words());
 }
 
 bool EntityStore::push(BlockList& list, u32* block, u32* offset) {
@@ -107,7 +107,7 @@ void EntityStore::unlink_sim(u32 index, u32 chunk) {
 }
 
 Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
-  if (free_index_count_ == 0 || chunk >= config_.chunk_count || tier == Tier::Free) return {};
+  if (free_index_count_ == 0 || chunk >= config_.chunk_count || !is_living_tier(tier)) return {};
   u32 block, offset;
   if (!push(list_for(tier, chunk), &block, &offset)) return {};
   u32 index = free_indices_[--free_index_count_];
@@ -228,8 +228,7 @@ bool EntityStore::transfer(u32 index, BlockList& from, BlockList& to) {
 }
 
 bool EntityStore::batch_scratch_clear() const {
-  const size_t words = (size_t(total_blocks_) << block_shift_) / 64 + 1;
-  return std::all_of(dead_places_.get(), dead_places_.get() + words, [](u64 w) { return w == 0; });
+  return std::all_of(dead_places_.get(), dead_places_.get() + dead_place_words(), [](u64 w) { return w == 0; });
 }
 
 RecordHeader* EntityStore::move_chunk(Handle h, u32 new_chunk) {
@@ -249,7 +248,7 @@ RecordHeader* EntityStore::move_chunk(Handle h, u32 new_chunk) {
 }
 
 RecordHeader* EntityStore::set_tier(Handle h, Tier tier) {
-  if (!alive(h) || tier == Tier::Free) return nullptr;
+  if (!alive(h) || !is_living_tier(tier)) return nullptr;
   DirEntry& d = entry(h.index);
   if (Tier(d.tier) == tier) return record_of_index(h.index);
   if (!transfer(h.index, list_for(Tier(d.tier), d.chunk), list_for(tier, d.chunk))) return nullptr;

@@ -89,7 +89,8 @@ class EntityStore {
   // Takes a free index and appends a zeroed record to the tier's storage.
   // Returns the null handle when no index or no block is left.
   Handle create(u32 chunk, Tier tier, u16 kind);
-  // Frees the record and the index; the index's generation is bumped.
+  // Frees the record and the index. The handle is stale at once (its index is Free), and
+  // the index's next create() hands it out with the next generation.
   void destroy(Handle h);
 
   // Whether an index names a directory entry (index 0 is reserved and never does).
@@ -198,10 +199,13 @@ class EntityStore {
     }
   }
   // Calls fn(RecordHeader*) for each entity in a chunk: simulated members then dormant.
+  // An entity fn creates is not visited: a simulated one joins the members' list at its
+  // head, already passed, and the dormant records are counted before the walk starts.
   template <class Fn>
   void walk_chunk(u32 chunk, Fn&& fn) {
+    const BlockList dormant_at_start = dormant_[chunk];
     for (u32 i = sim_head_[chunk]; i != 0; i = sim_links_[i].next) fn(record_of_index(i));
-    walk(dormant_[chunk], fn);
+    walk(dormant_at_start, fn);
   }
 
  private:
@@ -226,6 +230,9 @@ class EntityStore {
   // The record at a place of the simulated store, counted in chain order (batched free
   // only: begin_batch_free numbers the blocks).
   RecordHeader* at_place(u32 place) { return at(ranked_block_[place >> block_shift_], place & block_mask_); }
+  // Words of the batched free's bitmap: one bit per place of the simulated store, which
+  // holds at most max_entities records, in blocks all full but its last.
+  size_t dead_place_words() const { return ((size_t(config_.max_entities) + block_mask_) >> block_shift_ << block_shift_) / 64 + 1; }
   // Frees the index itself: the directory entry says Free, the index goes on the stack.
   void free_index(DirEntry& d, u32 index);
   void link_sim(u32 index, u32 chunk);

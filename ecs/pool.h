@@ -76,6 +76,11 @@ struct Pool {
   void enter_histogram(const List& l) {
     if (l.reserved) { ++stats.histogram[l.added]; ++stats.owners; }
   }
+  // Takes an owner's list out of the books before all its slots are given back.
+  void forget_list(const List& l) {
+    leave_histogram(l);
+    stats.reserved_unused -= u32(l.reserved - l.added);
+  }
   void count(u64 PoolCounters::*field, u64 n = 1) {
     stats.tick.*field += n;
     stats.total.*field += n;

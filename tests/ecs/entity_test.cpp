@@ -187,7 +187,10 @@ TEST(Entity, BadChunkOrTierRefusesCreate) {
   TestWorld w(make_config(3, 10, 10, 10));
   EXPECT_TRUE(w.create(w.grid().chunk_count(), Tier::Simulated, 0).is_null());
   EXPECT_TRUE(w.create(0, Tier::Free, 0).is_null());
-  EXPECT_EQ(w.failed_creates(), 2u);
+  // A value past the last tier: stored, it would be neither tier's, and a later tier move
+  // would unlink a member its chunk never listed.
+  EXPECT_TRUE(w.create(0, Tier(3), 0).is_null());
+  EXPECT_EQ(w.failed_creates(), 3u);
   EXPECT_EQ(w.live_count(), 0u);
 }
 
@@ -336,6 +339,8 @@ TEST(Entity, TierMoveRejectsFree) {
   TestWorld w(make_config(4, 10, 10, 10));
   Handle h = w.create(0, Tier::Simulated, 0);
   EXPECT_EQ(w.set_tier(h, Tier::Free), Result::BadTier);
+  EXPECT_EQ(w.set_tier(h, Tier(3)), Result::BadTier);
+  EXPECT_EQ(w.store().set_tier(h, Tier(3)), nullptr);
   EXPECT_TRUE(w.alive(h));
   EXPECT_EQ(violations(w), "");
 }
@@ -495,6 +500,18 @@ TEST(Entity, BlockSizeIsRoundedUpToAPowerOfTwo) {
     EXPECT_EQ(w.lookup(hs[i], 5)->payload.id, i);
   }
   EXPECT_EQ(violations(w), "");
+}
+
+// Directory rows are padded to whole cache lines and start on one, also in a world
+// small enough for its directory to come from the heap rather than a mapping: the
+// batched release prefetches a row's lines by their offsets in the row.
+TEST(Entity, DirectoryRowsStartOnACacheLine) {
+  for (u32 max : {3u, 100u, 20000u}) {
+    TestWorld w(make_config(max, 10, 10, 10));
+    EXPECT_EQ(w.store().dir_stride() % 64, 0u) << max;
+    for (u32 i : {1u, max})
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(&w.store().dir(i)) % 64, 0u) << max << " row " << i;
+  }
 }
 
 }  // namespace

@@ -99,6 +99,35 @@ TEST(Query, ForEachInChunkVisitsBothTiersOfThatChunkOnly) {
   EXPECT_EQ(dormant.size(), 10u);
 }
 
+// The walk rules (world.h): an entity created during a walk is not visited by it, in
+// either tier, also by the per-chunk walks, which walk two lists.
+TEST(Query, EntitiesCreatedDuringAChunkWalkAreNotVisited) {
+  TestWorld w(make_config(100, 10, 10, 10));
+  for (u32 i = 0; i < 6; ++i) w.create(9, i % 2 ? Tier::Dormant : Tier::Simulated, 0, Pos{0, 0, i});
+  u32 visited = 0;
+  w.for_each_in_chunk(9, [&](TestWorld::Record& r) {
+    ++visited;
+    if (r.payload.id < 100) {
+      w.create(9, Tier::Simulated, 0, Pos{0, 0, 100 + r.payload.id});
+      w.create(9, Tier::Dormant, 0, Pos{0, 0, 200 + r.payload.id});
+    }
+  });
+  EXPECT_EQ(visited, 6u);
+  u32 after = 0;
+  w.for_each_in_chunk(9, [&](TestWorld::Record&) { ++after; });
+  EXPECT_EQ(after, 18u);
+  EXPECT_EQ(violations(w), "");
+}
+
+TEST(ChunkGrid, ChunkCountsRoundUpWithoutWrapping) {
+  // 2^32 - 1 cells in chunks of 2^30: four chunks, the last one partial (a 32-bit sum of
+  // cells and chunk side wrapped to one).
+  ChunkGrid g = ChunkGrid::make(0xFFFFFFFFu, 1, 1u << 30);
+  EXPECT_EQ(g.chunks_x, 4u);
+  EXPECT_EQ(g.chunks_y, 1u);
+  EXPECT_EQ(g.chunk_of_cell(0xFFFFFFFEu, 0), 3u);
+}
+
 TEST(Query, ForEachInRadiusFindsJustInsideNotJustOutside) {
   TestWorld w(make_config(200, 10, 10, 10));
   const float cx = 100, cy = 100, r = 10;

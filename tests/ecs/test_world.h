@@ -16,11 +16,14 @@ inline void PrintTo(ReleaseStrategy s, std::ostream* os) {
 }
 
 // What the tests reach behind the interfaces: the batched release's scratch bitmaps,
-// which must be all zero between releases.
+// which must be all zero between releases, and the storage's block links.
 struct WorldTestAccess {
   template <class C, class W>
   static u64* dead_bits(W& w) { return w.dead_bits_[W::template index_of<C>()].get(); }
   static u64* dead_places(EntityStore& s) { return s.dead_places_.get(); }
+  static size_t dead_place_words(const EntityStore& s) { return s.dead_place_words(); }
+  // The block chains' links, for the validator tests to break.
+  static u32* block_next(EntityStore& s) { return s.block_next_.get(); }
 };
 }  // namespace ecs
 

@@ -64,6 +64,25 @@ TEST(Validator, AReleaseScratchBitLeftSet) {
   WorldTestAccess::dead_places(f.w.store())[0] = 1;
   vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "", kNone, {}, "batched-free bitmap has bits set")) << all_text(vs);
+  WorldTestAccess::dead_places(f.w.store())[0] = 0;
+  EXPECT_EQ(violations(f.w), "");
+  // Its last word too: the check covers every place the simulated store can have.
+  WorldTestAccess::dead_places(f.w.store())[WorldTestAccess::dead_place_words(f.w.store()) - 1] = 1;
+  vs = f.w.validate();
+  EXPECT_TRUE(reported(vs, "", kNone, {}, "batched-free bitmap has bits set")) << all_text(vs);
+}
+
+// A chain link naming a block past the arena is reported, and the validator follows it
+// no further: the next link would be read from past the block table.
+TEST(Validator, ABlockChainLeavingTheArenaIsReportedNotFollowed) {
+  Corruptible f;
+  u32 first = f.w.store().dormant(4).first;
+  WorldTestAccess::block_next(f.w.store())[first] = 1000000;
+  auto vs = f.w.validate();
+  EXPECT_TRUE(reported(vs, "", kNone, {}, "chunk 4 dormant storage names block 1000000, past the arena")) << all_text(vs);
+  EXPECT_TRUE(reported(vs, "", kNone, {}, "chunk 4 dormant storage holds 2 records in a chain of 1 blocks")) << all_text(vs);
+  WorldTestAccess::block_next(f.w.store())[first] = kNone;
+  EXPECT_EQ(violations(f.w), "");
 }
 
 TEST(Validator, BackPointerToTheWrongOwner) {
