@@ -71,6 +71,7 @@ std::string report_json(const Game& g, const RunInfo& info) {
   r["entities"] = {{"live", g.ecs->live_count()}, {"simulated", g.ecs->simulated_count()},
                    {"capacity", g.ecs->store().max_entities()}, {"failed_creates", g.ecs->failed_creates()}};
   r["spawn_refused"] = g.spawn_refused;
+  r["refused_commands"] = g.refused_commands;
   r["moves"] = g.moves;
   r["refused_moves"] = g.refused_moves;
   r["invariant_violations"] = g.invariant_violations;

@@ -213,7 +213,7 @@ void queue_random_bombs(Debugger& dbg, Game& g) {
     c.x = p.x;
     c.y = p.y;
     c.radius = dbg.bomb_radius;
-    queue_command(g, c);
+    if (!queue_command(g, c)) break;  // the tick's budget is spent: the rest would be refused too
   }
 }
 

@@ -317,7 +317,7 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
   if (!tool_command(app, wx, wy, &c)) return;
   bool drags = c.kind == CommandKind::PaintTerrain || c.kind == CommandKind::Ignite;
   if (!first_press && !drags) return;
-  queue_command(g, c);
+  if (!queue_command(g, c) && first_press) show_notice(app, "refused: this tick's commands already touch the map's cells many times over");
 }
 
 // [SECTION] Events

@@ -299,6 +299,11 @@ void draw_hud(App& app) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("refused for want of room in: %s", refusing_pools(g).c_str());
     } else
       ImGui::TextDisabled("refused spawns 0");
+    if (g.refused_commands) {
+      ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused commands %llu (?)", (unsigned long long)g.refused_commands);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("one tick's commands may touch at most %.0f times the map's cells", kTickCommandCellsBudget);
+    }
     // Compact (the debugger open) the HUD keeps to those lines: the Pools panel below it
     // shows the rest.
     if (!hud_compact(app)) {

@@ -1,5 +1,7 @@
 // colonies.cpp — colonies (food, hunger, the queen laying ants), player commands and the
 // scenario's timed events.
+#include <numbers>
+
 #include "sim_internal.h"
 
 namespace colony {
@@ -43,33 +45,76 @@ void kill_percent(Game& g, u32 percent) {
 
 }  // namespace
 
-void apply_command(Game& g, Command cmd) {
-  // Commands may come from a file (replay): anything not finite is ignored, the rest clamped.
-  if (!std::isfinite(cmd.x) || !std::isfinite(cmd.y) || !std::isfinite(cmd.radius)) return;
+namespace {
+
+// A command as apply_command carries it out: commands may come from a file (a save's
+// queue, a replay), so anything not finite makes it a no-op (false) and the rest is
+// clamped; zero radii and counts take each kind's default.
+bool settle_command(Command& cmd) {
+  if (!std::isfinite(cmd.x) || !std::isfinite(cmd.y) || !std::isfinite(cmd.radius)) return false;
   cmd.x = std::clamp(cmd.x, -1e6f, 1e6f);
   cmd.y = std::clamp(cmd.y, -1e6f, 1e6f);
   cmd.radius = std::clamp(cmd.radius, 0.0f, 4096.0f);
   switch (cmd.kind) {
-    case CommandKind::Bomb: {
-      float r = cmd.radius > 0 ? cmd.radius : kBombRadius;
-      apply_bomb(g, cmd.x, cmd.y, r, r * kBombMaimScale);
+    case CommandKind::Bomb: cmd.radius = cmd.radius > 0 ? cmd.radius : kBombRadius; break;
+    case CommandKind::BigBomb: cmd.radius = cmd.radius > 0 ? cmd.radius : kBigBombRadius; break;
+    case CommandKind::Ignite: cmd.radius = cmd.radius > 0 ? cmd.radius : 1.5f; break;
+    case CommandKind::PlaceFood: cmd.count = cmd.count ? cmd.count : 24; break;
+    case CommandKind::PaintTerrain: cmd.radius = std::max(cmd.radius, 0.5f); break;
+    case CommandKind::SpawnAnts:
+      cmd.radius = std::max(cmd.radius, 1.0f);
+      cmd.count = std::min(cmd.count, 1'000'000u);
       break;
-    }
-    case CommandKind::BigBomb: {
-      float r = cmd.radius > 0 ? cmd.radius : kBigBombRadius;
-      apply_bomb(g, cmd.x, cmd.y, r, r * kBigBombMaimScale);
-      break;
-    }
-    case CommandKind::Ignite: ignite(g, cmd.x, cmd.y, cmd.radius > 0 ? cmd.radius : 1.5f); break;
-    case CommandKind::PlaceFood: spawn_food(g, cmd.x, cmd.y, cmd.count ? cmd.count : 24); break;
+    case CommandKind::KillPercent:
+    case CommandKind::Count: break;
+  }
+  return true;
+}
+
+}  // namespace
+
+void apply_command(Game& g, Command cmd) {
+  if (!settle_command(cmd)) return;
+  switch (cmd.kind) {
+    case CommandKind::Bomb: apply_bomb(g, cmd.x, cmd.y, cmd.radius, cmd.radius * kBombMaimScale); break;
+    case CommandKind::BigBomb: apply_bomb(g, cmd.x, cmd.y, cmd.radius, cmd.radius * kBigBombMaimScale); break;
+    case CommandKind::Ignite: ignite(g, cmd.x, cmd.y, cmd.radius); break;
+    case CommandKind::PlaceFood: spawn_food(g, cmd.x, cmd.y, cmd.count); break;
     case CommandKind::PaintTerrain:
       if (cmd.terrain < Terrain::Count)
-        for_each_cell_in_circle(g, cmd.x, cmd.y, std::max(cmd.radius, 0.5f), [&](u32 cell, float) { set_terrain(g, cell, cmd.terrain); });
+        for_each_cell_in_circle(g, cmd.x, cmd.y, cmd.radius, [&](u32 cell, float) { set_terrain(g, cell, cmd.terrain); });
       break;
-    case CommandKind::SpawnAnts: spawn_group(g, cmd.colony, cmd.caste, cmd.x, cmd.y, std::max(cmd.radius, 1.0f), std::min(cmd.count, 1'000'000u)); break;
+    case CommandKind::SpawnAnts: spawn_group(g, cmd.colony, cmd.caste, cmd.x, cmd.y, cmd.radius, cmd.count); break;
     case CommandKind::KillPercent: kill_percent(g, cmd.count); break;
     case CommandKind::Count: break;
   }
+}
+
+double command_cells(const Game& g, const Command& c) {
+  Command cmd = c;
+  if (!settle_command(cmd)) return 0;
+  const double map = double(g.width) * g.height;
+  auto disc = [&](double r) { return std::min(std::numbers::pi * r * r + 1, map); };
+  switch (cmd.kind) {
+    case CommandKind::Bomb: return disc(cmd.radius * kBombMaimScale);
+    case CommandKind::BigBomb: return disc(cmd.radius * kBigBombMaimScale);
+    case CommandKind::Ignite:
+    case CommandKind::PaintTerrain: return disc(cmd.radius);
+    case CommandKind::PlaceFood:
+    case CommandKind::SpawnAnts: return double(cmd.count);
+    case CommandKind::KillPercent: return map;
+    case CommandKind::Count: break;
+  }
+  return 0;
+}
+
+std::string tick_commands_problem(const Game& g, const std::vector<Command>& cmds) {
+  double cells = 0;
+  for (const Command& c : cmds) cells += command_cells(g, c);
+  const double map = double(g.width) * g.height;
+  if (cells <= kTickCommandCellsBudget * map) return "";
+  return "the commands of one tick touch " + number_text(cells) + " cells, more than " + number_text(kTickCommandCellsBudget) +
+         " times the map's " + number_text(map);
 }
 
 u64 event_next_due(const EventSpec& e, u64 now) {
@@ -112,6 +157,15 @@ void replenish_food(Game& g) {
   }
 }
 
-void queue_command(Game& g, const Command& c) { g.pending_commands.push_back(c); }
+bool queue_command(Game& g, const Command& c) {
+  double cells = command_cells(g, c);
+  for (const Command& q : g.pending_commands) cells += command_cells(g, q);
+  if (cells > kTickCommandCellsBudget * double(g.width) * g.height) {
+    ++g.refused_commands;
+    return false;
+  }
+  g.pending_commands.push_back(c);
+  return true;
+}
 
 }  // namespace colony

@@ -52,12 +52,16 @@ std::string write_target(const std::string& path) {
 // Temporaries removed on an interrupt. A fixed table the signal handler reads: a slot's
 // path is written before the slot is marked used, and the handler only calls unlink, which
 // is safe in a signal handler. The handlers are installed while any slot is used and the
-// ones before them put back after.
+// ones before them put back after. SIGXFSZ (a write past the file-size limit, ulimit -f)
+// is ignored meanwhile: the write then fails with EFBIG, and the run says so in its one
+// line and removes the temporary, where the signal would have killed it and left the
+// temporary behind.
 constexpr int kInterruptSlots = 8, kInterruptPathBytes = 4096;
 constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
 char interrupt_paths[kInterruptSlots][kInterruptPathBytes];
 volatile std::sig_atomic_t interrupt_used[kInterruptSlots];
 struct sigaction interrupt_previous[std::size(kInterruptSignals)];
+struct sigaction file_size_previous;
 int interrupt_count = 0;
 
 void remove_temporaries_and_end(int sig) {
@@ -80,6 +84,10 @@ int register_temporary(const std::string& temp) {
       sa.sa_handler = remove_temporaries_and_end;
       sigemptyset(&sa.sa_mask);
       for (size_t k = 0; k < std::size(kInterruptSignals); ++k) ::sigaction(kInterruptSignals[k], &sa, &interrupt_previous[k]);
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      sigemptyset(&ignore.sa_mask);
+      ::sigaction(SIGXFSZ, &ignore, &file_size_previous);
     }
     return i;
   }
@@ -90,8 +98,10 @@ void unregister_temporary(int& slot) {
   if (slot < 0) return;
   interrupt_used[slot] = 0;
   slot = -1;
-  if (--interrupt_count == 0)
+  if (--interrupt_count == 0) {
     for (size_t k = 0; k < std::size(kInterruptSignals); ++k) ::sigaction(kInterruptSignals[k], &interrupt_previous[k], nullptr);
+    ::sigaction(SIGXFSZ, &file_size_previous, nullptr);
+  }
 }
 
 // Opens path for reading if it is a regular file: fd and size are set and "" returned,

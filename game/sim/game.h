@@ -154,6 +154,9 @@ struct Game {
   u64 moves = 0;                          // ants moved between chunks or tiers
   u64 refused_moves = 0;                  // of those, refused by the entity store and undone (regions.cpp)
   u64 invariant_violations = 0;
+  // Commands queue_command refused (past kTickCommandCellsBudget). Not saved or hashed:
+  // a refused command never reached the world.
+  u64 refused_commands = 0;
   SystemTimes times;
   std::vector<Blast> blasts;              // explosions of the last kBlastTicks (see kMaxBlasts)
 
@@ -178,8 +181,10 @@ std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string*
 // The bytes a scenario's world takes once built (tiles, starting ants and food, the
 // per-cell grids), from the engine's record, row and entry sizes.
 u64 world_bytes_at_start(const Scenario& s);
-// Why this machine should not build the scenario's world, or "": it would take more
-// than the memory budget, 80 % of physical memory or of the process's control group
+// The same at the pools' and the store's capacities: what the world comes to as it fills.
+u64 world_bytes_at_capacity(const Scenario& s);
+// Why this machine should not build the scenario's world, or "": at its capacities it
+// would take more than the memory budget, 80 % of physical memory or of the process's control group
 // limit, whichever is less (COLONY_MEMORY_BUDGET_MB sets it instead). A world past the
 // machine's memory would otherwise die half-built, swap, or be killed by the kernel.
 std::string memory_problem(const Scenario& s);
@@ -190,8 +195,20 @@ std::string memory_problem(const Scenario& s);
 u64 cgroup_memory_limit(const std::string& root = "/sys/fs/cgroup", const std::string& self = "/proc/self/cgroup");
 // Advances exactly one fixed time step: commands, scenario events, systems, deaths.
 void simulate_tick(Game& g);
+// One tick's commands touch at most this many times the map's cells, the bound a
+// scenario's once-only events have (a bomb its maim ring, a fire or a brush its disc, a
+// spawn or a food drop a cell per ant or crumb, kill-percent the whole map): a tick's
+// work stays bounded whatever a file or the Stress panel asks for.
+inline constexpr double kTickCommandCellsBudget = kOnceEventCellsBudget;
+// The cells a command touches at most, as apply_command will carry it out.
+double command_cells(const Game& g, const Command& c);
+// The cells the commands in `cmds` touch, summed; "" when they fit one tick's budget,
+// else why not ("the commands of one tick touch N cells, more than ...").
+std::string tick_commands_problem(const Game& g, const std::vector<Command>& cmds);
 // Player input enters here (applied at the start of the next tick, recorded by replay).
-void queue_command(Game& g, const Command& c);
+// False, and counted in refused_commands, when the tick's commands would pass
+// kTickCommandCellsBudget with it.
+bool queue_command(Game& g, const Command& c);
 // Moves the simulation region (cells); entities change tier on the next tick.
 void set_sim_region(Game& g, float x, float y, float w, float h);
 // Hash of everything that affects the future.

@@ -125,6 +125,18 @@ std::unique_ptr<Game> Replayer::start_game(const std::string& name, std::string*
     if (err) *err = printable(name) + ": the starting world is at tick " + std::to_string(g->tick) + ", the replay starts at " + std::to_string(replay.start_tick);
     return nullptr;
   }
+  // Each tick's recorded commands within the bound queue_command holds live play to.
+  std::vector<Command> tick_commands;
+  for (size_t i = 0; i < replay.events.size();) {
+    const std::uint64_t tick = replay.events[i].tick;
+    tick_commands.clear();
+    for (; i < replay.events.size() && replay.events[i].tick == tick; ++i)
+      if (replay.events[i].type == ReplayEvent::Command) tick_commands.push_back(replay.events[i].command);
+    if (std::string why = tick_commands_problem(*g, tick_commands); !why.empty()) {
+      if (err) *err = printable(name) + ": tick " + std::to_string(tick) + ": " + why;
+      return nullptr;
+    }
+  }
   region[0] = g->region_x, region[1] = g->region_y, region[2] = g->region_w, region[3] = g->region_h;
   next_event = 0;
   verified = checked = 0;

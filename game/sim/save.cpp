@@ -347,7 +347,8 @@ void check_entities(Game& g, In& in) {
     in.need(u8(b.state) <= u8(AntState::Idle) && b.legs <= 6 && b.antennae <= 2 && b.carrying <= 1, who + "body state out of range");
     in.need(finite_in(b.x, 0, float(g.width)) && finite_in(b.y, 0, float(g.height)) && b.x < float(g.width) && b.y < float(g.height),
             who + "position outside the map");
-    in.need(std::isfinite(b.heading) && std::isfinite(b.speed) && std::isfinite(b.scent), who + "heading, speed or scent not finite");
+    in.need(std::isfinite(b.heading) && std::isfinite(b.scent), who + "heading or scent not finite");
+    in.need(finite_in(b.speed, 0, kMaxAntSpeed), who + "speed out of range (0 to " + number_text(kMaxAntSpeed) + " cells a tick)");
     in.need(b.cell < cells, who + "cell out of range");
     in.need(r.header.chunk == w.grid().chunk_at(b.x, b.y), who + "not in the chunk under it");
     const auto& pieces = w.list<RenderPiece>(r);
@@ -476,6 +477,8 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
     in.need(c.kind < CommandKind::Count && c.caste < Kind::Count && c.terrain < Terrain::Count, "unknown command, caste or terrain");
     in.need(finite_in(c.x, -1e7f, 1e7f) && finite_in(c.y, -1e7f, 1e7f) && finite_in(c.radius, 0, 1e5f), "command position or radius out of range");
   }
+  const std::string too_much = tick_commands_problem(g, g.pending_commands);
+  in.need(too_much.empty(), too_much);
 
   in.expect_tag(tag("BLST"), "the recent explosions");
   u64 nblast = in.pod<u64>();

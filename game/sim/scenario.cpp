@@ -49,6 +49,12 @@ const char* event_kind_name(EventKind k) {
   return "?";
 }
 
+std::string number_text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 namespace {
 
 using nlohmann::json;
@@ -76,12 +82,6 @@ const char* type_name(const json& v) {
     case json::value_t::number_float: return "a decimal number";
     default: return "an integer";
   }
-}
-
-std::string number_text(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
 }
 
 // A number read from the file as the file wrote it: the shortest text that reads back as
@@ -181,15 +181,18 @@ u32 color(const json& v, const std::string& path) {
 }
 
 // Builds the document as nlohmann-json's parser does, through its SAX interface, following
-// the key path as it reads, with three checks the parser leaves out: a key given twice in one
+// the key path as it reads, with four checks the parser leaves out: a key given twice in one
 // object (the parser would keep the last) is refused, a number too large for any type is
 // reported at its key path, and so is a whole number written past 64 bits, as written (the
 // parser hands it over as a decimal number: 100000000000000000000000 became 1e+23, and no
-// field of a scenario takes a number that large).
+// field of a scenario takes a number that large); and nothing may nest deeper than
+// kMaxDepth (a scenario needs five levels; a file of a million nested arrays took minutes
+// and wrote a key path of megabytes).
 class DocumentReader : public nlohmann::detail::json_sax_dom_parser<json> {
   using Dom = nlohmann::detail::json_sax_dom_parser<json>;
 
  public:
+  static constexpr size_t kMaxDepth = 32;
   explicit DocumentReader(json& root) : Dom(root) {}
   bool null() { return Dom::null() && value_read(); }
   bool boolean(bool b) { return Dom::boolean(b) && value_read(); }
@@ -203,10 +206,12 @@ class DocumentReader : public nlohmann::detail::json_sax_dom_parser<json> {
   bool string(std::string& s) { return Dom::string(s) && value_read(); }
   bool binary(json::binary_t& b) { return Dom::binary(b) && value_read(); }
   bool start_object(std::size_t n) {
+    refuse_past_max_depth();
     open_.push_back({});
     return Dom::start_object(n);
   }
   bool start_array(std::size_t n) {
+    refuse_past_max_depth();
     open_.push_back({true, 0, {}});
     return Dom::start_array(n);
   }
@@ -237,6 +242,9 @@ class DocumentReader : public nlohmann::detail::json_sax_dom_parser<json> {
     std::unordered_set<std::string> keys;  // object: the keys so far
     const std::string* key = nullptr;      // object: the key being read (in keys)
   };
+  void refuse_past_max_depth() const {
+    if (open_.size() >= kMaxDepth) throw BadInput{where(), "nested deeper than " + std::to_string(kMaxDepth) + " levels"};
+  }
   std::string where() const {
     std::string p;
     for (const Open& o : open_) {
@@ -420,8 +428,8 @@ void read_rules(const json& root, Scenario& s) {
   const std::string p = "rules";
   auto num = [](double lo, double hi) { return [=](const json& v, const std::string& q) { return number(v, q, lo, hi); }; };
   auto whole = [](u64 lo, u64 hi) { return [=](const json& v, const std::string& q) { return integer(v, q, lo, hi); }; };
-  optional(o, "worker_speed", p, r.worker_speed, num(0, 0.9));
-  optional(o, "soldier_speed", p, r.soldier_speed, num(0, 0.9));
+  optional(o, "worker_speed", p, r.worker_speed, num(0, kMaxAntSpeed));
+  optional(o, "soldier_speed", p, r.soldier_speed, num(0, kMaxAntSpeed));
   optional(o, "worker_lifespan", p, r.worker_lifespan, whole(1, 100'000'000));
   optional(o, "soldier_lifespan", p, r.soldier_lifespan, whole(1, 100'000'000));
   optional(o, "upkeep", p, r.upkeep, num(0, 1));
@@ -542,6 +550,7 @@ void check_world(Scenario& s) {
 }
 
 }  // namespace
+
 
 StartingNeeds starting_needs(const Scenario& s) {
   StartingNeeds n;

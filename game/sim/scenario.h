@@ -74,6 +74,9 @@ struct Capacity {
   u32 max_ants = 0;  // population the derived capacities are sized for
 };
 
+// The fastest an ant may walk, in cells per tick with six legs (rules, saved bodies).
+inline constexpr float kMaxAntSpeed = 0.9f;
+
 // Tunable rules (all per tick at 60 ticks per second).
 struct Rules {
   float worker_speed = 0.25f;     // cells per tick with six legs
@@ -117,6 +120,9 @@ inline constexpr std::uint64_t kMaxScenarioBytes = 16u << 20;
 // repeating events per tick (each event's disc, its area over its period). A scenario past
 // one is refused with the totals: a file of a few MiB could otherwise ask for hours.
 inline constexpr double kShapeCellsBudget = 64, kOnceEventCellsBudget = 256, kRepeatEventCellsBudget = 16;
+
+// A number as the error lines print it (six significant digits: 3.2768e+06).
+std::string number_text(double v);
 
 // Whether a shape paints cell (cx, cy): a circle the cells whose centre it holds, a
 // rectangle the columns floor(x) .. floor(x + w) - 1 and the rows floor(y) .. floor(y + h) - 1.

@@ -328,8 +328,10 @@ bool build_world(Game& g, std::string* err) {
 
 }  // namespace
 
-u64 world_bytes_at_start(const Scenario& s) {
-  StartingNeeds n = starting_needs(s);
+namespace {
+
+// The bytes a world of scenario s takes holding n's entities, pieces, volumes and sensors.
+u64 world_bytes_holding(const Scenario& s, const StartingNeeds& n) {
   Capacity cap = resolved_capacity(s);
   const u64 cells = u64(s.width) * s.height, colonies = s.colonies.size();
   const u64 row = (sizeof(ecs::DirEntry) + sizeof(ColonyEcs::Lists) + 63) / 64 * 64;
@@ -349,6 +351,20 @@ u64 world_bytes_at_start(const Scenario& s) {
   return records * sizeof(ColonyEcs::Record) + n.entities * per_entity + u64(cap.entities) * sizeof(u32) +
          n.pieces * (sizeof(RenderPiece) + back) + n.volumes * (sizeof(CollisionVolume) + back) +
          n.sensors * (sizeof(Sensor) + back) + cells * per_cell + chunks * per_chunk;
+}
+
+}  // namespace
+
+u64 world_bytes_at_start(const Scenario& s) { return world_bytes_holding(s, starting_needs(s)); }
+
+u64 world_bytes_at_capacity(const Scenario& s) {
+  const Capacity cap = resolved_capacity(s);
+  StartingNeeds full = starting_needs(s);
+  full.entities = std::max<u64>(full.entities, cap.entities);
+  full.pieces = std::max<u64>(full.pieces, cap.render_pieces);
+  full.volumes = std::max<u64>(full.volumes, cap.collision_volumes);
+  full.sensors = std::max<u64>(full.sensors, cap.sensors);
+  return world_bytes_holding(s, full);
 }
 
 u64 cgroup_memory_limit(const std::string& root, const std::string& self) {
@@ -395,15 +411,20 @@ std::string memory_problem(const Scenario& s) {
       how = "80 % of this process's control group limit";
     }
   }
-  double need = double(world_bytes_at_start(s));
-  if (need <= budget) return {};
+  // The pools' pages are taken as they fill, and a world that breeds or spawns fills
+  // them: its size at capacity is what it can come to (a scenario that declared 200
+  // million-entry pools and spawned every tick passed a check of its starting size and
+  // grew past 12 GB).
+  const double start = double(world_bytes_at_start(s)), full = double(world_bytes_at_capacity(s));
+  if (full <= budget) return {};
   auto size = [](double bytes) {
     char t[32];
     if (bytes >= 1e9) std::snprintf(t, sizeof t, "%.1f GB", bytes / 1e9);
     else std::snprintf(t, sizeof t, "%.0f MB", bytes / 1e6);
     return std::string(t);
   };
-  return "building this world takes about " + size(need) + ", more than the " + size(budget) + " allowed (" + how + ")";
+  return "this world takes about " + size(full) + " with its pools full (" + size(start) + " to start), more than the " + size(budget) +
+         " allowed (" + how + ")";
 }
 
 std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string* err) {
@@ -422,7 +443,7 @@ std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string*
     if (!build_world(*g, err)) return nullptr;
   } catch (const std::bad_alloc&) {
     if (err) *err = printable(scenario.path) + ": world: out of memory while building it (about " +
-                    std::to_string(world_bytes_at_start(scenario) / 1000000) + " MB needed)";
+                    std::to_string(world_bytes_at_start(scenario) / 1000000) + " MB to start)";
     return nullptr;
   }
   // The spawn stream continues from here; building may have used some of it.

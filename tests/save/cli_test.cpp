@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -39,9 +40,11 @@ std::string quote(const std::string& a) {
 }
 
 // Runs build/colony with the arguments; no window is ever opened (offscreen driver).
-Outcome colony(const std::vector<std::string>& args) {
+// `shell` comes first on the shell's line (a ulimit, say).
+Outcome colony(const std::vector<std::string>& args, const std::string& shell = "") {
   // Appended piece by piece: "literal" + std::string makes GCC 12 warn falsely (-Wrestrict).
-  std::string cmd = "SDL_VIDEODRIVER=offscreen ";
+  std::string cmd = shell;
+  cmd += "SDL_VIDEODRIVER=offscreen ";
   cmd += quote(COLONY_BIN);
   for (const auto& a : args) cmd.append(" ").append(quote(a));
   std::string out = temp("stdout"), err = temp("stderr");
@@ -116,6 +119,22 @@ TEST(SaveCli, BadSaveFilesEndWithOneLineAndExit2) {
   expect_one_line_exit_2({"--headless", "--replay", save}, save + ": a Colony save, not a replay (read it with --load)");
   // And the other way round: a save or a replay is not a scenario.
   expect_one_line_exit_2({"--headless", "--scenario", save, "--ticks", "1"}, save + ": (document): a Colony save, not a scenario (read it with --load)");
+}
+
+// Past the file-size limit (ulimit -f) a save fails like any write: one line, exit 2,
+// and no temporary left beside it, where the signal the kernel sends had ended the run.
+TEST(SaveCli, ASaveCutShortByTheFileSizeLimitEndsWithOneLine) {
+  const std::string folder = temp("fsize");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const std::string save = folder + "/big.colony";
+  // 100 blocks of 512 bytes (POSIX sh): far below a save of the default world.
+  Outcome r = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "5", "--save", save}, "ulimit -f 100; ");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(save + ": write failed (" + std::strerror(EFBIG) + ")"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::is_empty(folder)) << "a temporary was left behind";
+  std::filesystem::remove_all(folder);
 }
 
 TEST(ReplayCli, RecordThenReplayHeadless) {

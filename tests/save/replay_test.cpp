@@ -1,6 +1,7 @@
 // replay_test.cpp — recording player actions and playing them back: the same state hash
 // at every tick, whatever the player does during playback; a changed recording is
 // caught at the tick it diverges; bad replay files are refused with one line.
+#include <algorithm>
 #include <xxhash.h>
 
 #include <cstring>
@@ -178,6 +179,21 @@ TEST(Replay, BadFilesAreRefusedWithOneLine) {
   ASSERT_TRUE(load_replay(path, r, &err)) << err;
   EXPECT_EQ(r.start_game(path, &err), nullptr);
   EXPECT_EQ(err.rfind(path + ": starting world: truncated", 0), 0u) << err;
+  // A tick whose recorded commands pass the budget queue_command holds play to is refused
+  // before the first tick: 300 whole-map bombs on the 192 x 128 map.
+  Replay crowded = rec.replay;
+  ReplayEvent bomb;
+  bomb.tick = crowded.start_tick + 5;
+  bomb.command = Command{CommandKind::BigBomb, 10, 10, 4096, 0};
+  auto at = std::find_if(crowded.events.begin(), crowded.events.end(), [&](const ReplayEvent& e) { return e.tick > bomb.tick; });
+  crowded.events.insert(at, 300, bomb);
+  test::write_bytes(path, encode_replay(crowded));
+  Replayer c;
+  ASSERT_TRUE(load_replay(path, c, &err)) << err;
+  EXPECT_EQ(c.start_game(path, &err), nullptr);
+  EXPECT_EQ(err, path + ": tick " + std::to_string(bomb.tick) +
+                     ": the commands of one tick touch 7.3728e+06 cells, more than 256 times the map's 24576")
+      << err;
 }
 
 }  // namespace

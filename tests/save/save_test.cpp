@@ -248,6 +248,21 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
       {[](Game& g) { g.colonies[0].color ^= 0xFF; }, "colony 0: its nest or colour differs from the scenario's"},
       {[](Game& g) { g.rng.inc = 0; }, "a random stream with an even increment"},
       {[](Game& g) { g.event_rng.inc &= ~1ull; }, "a random stream with an even increment"},
+      // A negative speed had a dormant ant take billions of steps a tick (the step count
+      // is the distance over half a cell, rounded up, in 32 bits).
+      {[](Game& g) {
+         bool done = false;
+         g.ecs->for_each_entity([&](auto& r) {
+           if (!done && r.payload.kind == Kind::Worker) r.payload.speed = -1, done = true;
+         });
+       },
+       "speed out of range (0 to 0.9 cells a tick)"},
+      // A queue of commands past one tick's budget: each whole-map bomb took 20 ms on a
+      // 1024 x 1024 map, and a save could queue a million.
+      {[](Game& g) {
+         for (int i = 0; i < 300; ++i) g.pending_commands.push_back(Command{CommandKind::BigBomb, 10, 10, 4096, 0});
+       },
+       "bad content in the pending commands: the commands of one tick touch 7.3728e+06 cells, more than 256 times the map's 24576"},
   };
   for (const auto& [spoil, problem] : cases) expect_spoiled_refused("default.json", 10, spoil, problem);
 }
@@ -285,7 +300,8 @@ TEST_F(BadSave, SavesAroundAnEventsTicksLoadAndContinue) {
 struct FileSizeLimit {
   rlimit old{};
   explicit FileSizeLimit(rlim_t bytes) {
-    std::signal(SIGXFSZ, SIG_IGN);
+    // The signal's default (end the process) stays: the save itself must not die of it.
+    std::signal(SIGXFSZ, SIG_DFL);
     getrlimit(RLIMIT_FSIZE, &old);
     rlimit lim = old;
     lim.rlim_cur = bytes;

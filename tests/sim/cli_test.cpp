@@ -361,15 +361,16 @@ TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
   ProcessResult r = run("--headless --ticks 5 --scenario " + scen.string() + " --report " + rep.string(), "COLONY_MEMORY_BUDGET_MB=500");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find(scen.string() + ": world: building this world takes about 1."), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(" GB, more than the 500 MB allowed (COLONY_MEMORY_BUDGET_MB)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(scen.string() + ": world: this world takes about 1."), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" GB with its pools full (1."), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" GB to start), more than the 500 MB allowed (COLONY_MEMORY_BUDGET_MB)"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(rep));
   fs::path small = write_scenario("small.json", kSmall), save = temp_dir() / "small_budget.colony";
   ASSERT_EQ(run("--headless --ticks 5 --scenario " + small.string() + " --save " + save.string()).code, 0);
   r = run("--headless --ticks 5 --load " + save.string(), "COLONY_MEMORY_BUDGET_MB=0.1");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("building this world takes about"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("this world takes about"), std::string::npos) << r.err;
   // A limit the budget does not see (the address space here) still ends in one line
   // naming the scenario. (AddressSanitizer's shadow memory needs more address space than
   // any such limit leaves: not under the sanitizers.)
@@ -378,6 +379,7 @@ TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_EQ(lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find(scen.string() + ": world: out of memory while building it (about "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" MB to start)"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(rep));
   }
   for (const char* bad : {"abc", "-5", "0", "12MB"}) {

@@ -223,6 +223,16 @@ TEST(Scenario, ACoordinateThatRoundsToTheEdgeIsShownAsWritten) {
   EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4096.0001")), "bad.json: events[0].radius: 4096.0001 is out of range [0, 4096]");
 }
 
+// Nesting stops at 32 levels, named by its key path: a million nested arrays had taken a
+// minute and a half and printed a path of megabytes.
+TEST(Scenario, NestingPastThirtyTwoLevelsIsRefusedAtItsPath) {
+  const size_t depth = 1'000'000;
+  std::string doc = "{\"name\": " + std::string(depth, '[') + "1" + std::string(depth, ']') + "}";
+  std::string path = "name";
+  for (int i = 0; i < 31; ++i) path += "[0]";
+  EXPECT_EQ(parse_error(doc), "bad.json: " + path + ": nested deeper than 32 levels");
+}
+
 TEST(Scenario, TruncatedJson) {
   std::string doc = kGood;
   std::string err = parse_error(doc.substr(0, doc.size() / 2));

@@ -14,6 +14,8 @@
 //   [SECTION] Determinism
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -515,6 +517,25 @@ TEST(Spawning, StartingFoodAndSpawnsOffLandAreRefusedByName) {
   EXPECT_TRUE(make_game(s, 1, &err)) << err;
 }
 
+// A world is measured at its capacities, not its start: the pools' pages are taken as
+// they fill. Declared 200-million-entry pools with a small start are refused by the size
+// they come to; the derived capacities of a small world pass.
+TEST(Spawning, AWorldIsMeasuredByWhatItsPoolsHoldFull) {
+  Scenario s = small_world();
+  EXPECT_GT(world_bytes_at_capacity(s), world_bytes_at_start(s));
+  EXPECT_EQ(memory_problem(s), "");
+  s.capacity.entities = s.capacity.render_pieces = s.capacity.collision_volumes = s.capacity.sensors = 200'000'000;
+  EXPECT_LT(world_bytes_at_start(s), u64(2e9));
+  EXPECT_GT(world_bytes_at_capacity(s), u64(50e9));
+  // The budget of a machine of 24 GB, whatever this one has.
+  ::setenv("COLONY_MEMORY_BUDGET_MB", "19000", 1);
+  std::string err;
+  EXPECT_EQ(make_game(s, 1, &err), nullptr);
+  ::unsetenv("COLONY_MEMORY_BUDGET_MB");
+  EXPECT_NE(err.find(": world: this world takes about "), std::string::npos) << err;
+  EXPECT_NE(err.find(" GB with its pools full ("), std::string::npos) << err;
+}
+
 // [SECTION] Corpses and deaths
 
 TEST(Deaths, OldAgeLeavesACorpseThatWorkersCarryHome) {
@@ -846,6 +867,30 @@ TEST(Exhaustion, RefusedSpawnsAreCountedAndTheGameGoesOn) {
   queue_command(*g, Command{CommandKind::SpawnAnts, 32, 32, 8, 500, 0, Kind::Worker});
   simulate_tick(*g);
   EXPECT_GT(g->colonies[0].born, 51u);  // freed room is used again
+  expect_valid(*g);
+}
+
+// One tick's commands touch at most kTickCommandCellsBudget times the map's cells: the
+// command past it is refused and counted, the ones before it act, and the next tick has
+// its own budget. A 64 x 64 map: a big bomb of radius 4096 covers it whole (4,096
+// cells), so 256 of them fill a tick.
+TEST(Commands, OneTicksCommandsStayWithinTheirBudget) {
+  auto g = build(small_world(64, 64, 16));
+  const Command whole_map{CommandKind::BigBomb, 32, 32, 4096, 0};
+  EXPECT_EQ(command_cells(*g, whole_map), 64.0 * 64);
+  for (int i = 0; i < 256; ++i) ASSERT_TRUE(queue_command(*g, whole_map)) << i;
+  EXPECT_FALSE(queue_command(*g, whole_map));
+  EXPECT_FALSE(queue_command(*g, Command{CommandKind::KillPercent, 0, 0, 0, 50}));  // the whole map too
+  EXPECT_EQ(g->refused_commands, 2u);
+  EXPECT_EQ(g->pending_commands.size(), 256u);
+  EXPECT_EQ(tick_commands_problem(*g, g->pending_commands), "");
+  std::vector<Command> more = g->pending_commands;
+  more.push_back(whole_map);
+  EXPECT_EQ(tick_commands_problem(*g, more), "the commands of one tick touch 1.05267e+06 cells, more than 256 times the map's 4096");
+  simulate_tick(*g);
+  EXPECT_TRUE(queue_command(*g, whole_map));
+  // A spawn counts a cell per ant, as apply_command caps it (a million).
+  EXPECT_EQ(command_cells(*g, Command{CommandKind::SpawnAnts, 32, 32, 8, 4'000'000'000u, 0, Kind::Worker}), 1e6);
   expect_valid(*g);
 }
 
