@@ -188,6 +188,16 @@ u64 world_bytes_at_capacity(const Scenario& s);
 // limit, whichever is less (COLONY_MEMORY_BUDGET_MB sets it instead). A world past the
 // machine's memory would otherwise die half-built, swap, or be killed by the kernel.
 std::string memory_problem(const Scenario& s);
+// The memory a world may take: bytes, and how they were decided; or why the setting is
+// unusable (problem, when COLONY_MEMORY_BUDGET_MB is not a positive number).
+struct MemoryBudget {
+  double bytes = 0;
+  const char* how = "";
+  std::string problem;
+};
+MemoryBudget memory_budget();
+// "1.4 GB" or "903 MB": sizes as the error lines give them.
+std::string size_text(double bytes);
 // The memory limit on this process's control group (cgroup v2 memory.max, v1
 // memory.limit_in_bytes), the smallest of its group and the groups above; 0 when none
 // is set or none can be read. `root` is where the hierarchy is mounted and `self` lists

@@ -394,37 +394,44 @@ u64 cgroup_memory_limit(const std::string& root, const std::string& self) {
   return limit;
 }
 
-std::string memory_problem(const Scenario& s) {
-  double budget = 0;
-  const char* how = "80 % of this machine's memory";
+MemoryBudget memory_budget() {
+  MemoryBudget b;
+  b.how = "80 % of this machine's memory";
   if (const char* mb = std::getenv("COLONY_MEMORY_BUDGET_MB"); mb && *mb) {
     char* end = nullptr;
-    budget = std::strtod(mb, &end) * 1e6;
-    if (*end != '\0' || !(budget > 0) || !std::isfinite(budget))
-      return "COLONY_MEMORY_BUDGET_MB is '" + printable(mb) + "', not a positive number of megabytes";
-    how = "COLONY_MEMORY_BUDGET_MB";
-  } else {
-    budget = 0.8 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
-    // In a container the kernel stops the process at its group's limit, with no message.
-    if (u64 group = cgroup_memory_limit(); group && 0.8 * double(group) < budget) {
-      budget = 0.8 * double(group);
-      how = "80 % of this process's control group limit";
-    }
+    b.bytes = std::strtod(mb, &end) * 1e6;
+    if (*end != '\0' || !(b.bytes > 0) || !std::isfinite(b.bytes))
+      b.problem = "COLONY_MEMORY_BUDGET_MB is '" + printable(mb) + "', not a positive number of megabytes";
+    b.how = "COLONY_MEMORY_BUDGET_MB";
+    return b;
   }
+  b.bytes = 0.8 * double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  // In a container the kernel stops the process at its group's limit, with no message.
+  if (u64 group = cgroup_memory_limit(); group && 0.8 * double(group) < b.bytes) {
+    b.bytes = 0.8 * double(group);
+    b.how = "80 % of this process's control group limit";
+  }
+  return b;
+}
+
+std::string size_text(double bytes) {
+  char t[32];
+  if (bytes >= 1e9) std::snprintf(t, sizeof t, "%.1f GB", bytes / 1e9);
+  else std::snprintf(t, sizeof t, bytes >= 1e7 ? "%.0f MB" : "%.1f MB", bytes / 1e6);
+  return t;
+}
+
+std::string memory_problem(const Scenario& s) {
+  const MemoryBudget budget = memory_budget();
+  if (!budget.problem.empty()) return budget.problem;
   // The pools' pages are taken as they fill, and a world that breeds or spawns fills
   // them: its size at capacity is what it can come to (a scenario that declared 200
   // million-entry pools and spawned every tick passed a check of its starting size and
   // grew past 12 GB).
   const double start = double(world_bytes_at_start(s)), full = double(world_bytes_at_capacity(s));
-  if (full <= budget) return {};
-  auto size = [](double bytes) {
-    char t[32];
-    if (bytes >= 1e9) std::snprintf(t, sizeof t, "%.1f GB", bytes / 1e9);
-    else std::snprintf(t, sizeof t, "%.0f MB", bytes / 1e6);
-    return std::string(t);
-  };
-  return "this world takes about " + size(full) + " with its pools full (" + size(start) + " to start), more than the " + size(budget) +
-         " allowed (" + how + ")";
+  if (full <= budget.bytes) return {};
+  return "this world takes about " + size_text(full) + " with its pools full (" + size_text(start) + " to start), more than the " +
+         size_text(budget.bytes) + " allowed (" + budget.how + ")";
 }
 
 std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string* err) {

@@ -186,6 +186,14 @@ TEST_F(BadSave, CorruptedContent) {
   expect_refused(longer, "stray bytes");
 }
 
+// Content declared larger than any world this machine may build is refused unread.
+TEST_F(BadSave, ContentLargerThanTheMemoryBudgetIsRefusedUnread) {
+  auto bad = good;
+  const std::uint64_t declared = std::uint64_t(1) << 40;
+  std::memcpy(bad.data() + 16, &declared, 8);
+  expect_refused(bad, "the content would take 1099.5 GB uncompressed, more than the ");
+}
+
 TEST_F(BadSave, WrongVersion) {
   auto bad = good;
   std::uint32_t v = 99;

@@ -367,7 +367,13 @@ TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
   EXPECT_FALSE(fs::exists(rep));
   fs::path small = write_scenario("small.json", kSmall), save = temp_dir() / "small_budget.colony";
   ASSERT_EQ(run("--headless --ticks 5 --scenario " + small.string() + " --save " + save.string()).code, 0);
+  // From a save: its content (0.9 MB) past the budget is refused unread; content that
+  // fits, for a world that does not, by the world's size.
   r = run("--headless --ticks 5 --load " + save.string(), "COLONY_MEMORY_BUDGET_MB=0.1");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("uncompressed, more than the 0.1 MB allowed for a world (COLONY_MEMORY_BUDGET_MB)"), std::string::npos) << r.err;
+  r = run("--headless --ticks 5 --load " + save.string(), "COLONY_MEMORY_BUDGET_MB=2");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("this world takes about"), std::string::npos) << r.err;
