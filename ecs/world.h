@@ -123,7 +123,7 @@ class World {
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
         pending_(make_buffer<Handle>(config.max_entities)),
         sorted_{make_buffer<Handle>(config.max_entities), make_buffer<Handle>(config.max_entities)},
-        dead_bits_{make_buffer<u64>(size_t(config.pool_capacity[index_of<Cs>()]) / 64 + 1)...},
+        dead_bits_{make_buffer<u64>(dead_words(config.pool_capacity[index_of<Cs>()]))...},
         swap_release_max_(config.swap_release_max) {}
 
   World(const World&) = delete;
@@ -522,6 +522,9 @@ class World {
     return std::tuple<Pool<Cs>...>(Pool<Cs>(caps[I])...);
   }
   static Record* as_record(RecordHeader* h) { return reinterpret_cast<Record*>(h); }
+  // Words of a pool's dead-entry bitmap (a bit per entry; at least one word, also for an
+  // empty pool), as the world allocates it and the validator reads it.
+  static constexpr size_t dead_words(u32 capacity) { return size_t(capacity) / 64 + 1; }
   // The config's grid, once the world it describes fits its back-pointers: an owner's
   // index in 28 bits, a chunk in 22. A grid must come from ChunkGrid::make (a default
   // one has no chunks), and its chunk count is taken in 64 bits: 65,536 x 65,536 one-cell
@@ -1064,7 +1067,7 @@ class World {
     // The dead-entry bitmap is all zero between releases: a bit left set would make the
     // next batch take a live entry for a dead one.
     const u64* bits = dead_bits_[I].get();
-    for (size_t w = 0; w <= size_t(st.capacity) / 64; ++w)
+    for (size_t w = 0; w < dead_words(st.capacity); ++w)
       if (bits[w]) { v.report(C::kPoolName, u32(w * 64 + size_t(std::countr_zero(bits[w]))), {}, "dead-entry bitmap has a bit set between releases"); break; }
   }
 
