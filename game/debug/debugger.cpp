@@ -442,7 +442,10 @@ void pools_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink&) {
   ImGui::Text("tick %" PRIu64 "   entities %u / %u   simulated %u", g.tick, d.live_entities, d.max_entities,
               d.simulated_entities);
   ImGui::Text("ants alive %" PRIu64 "   pending deaths %u", ants_alive(g), d.pending_destructions);
-  ImGui::Text("failed creates %llu   refused spawns %" PRIu64, d.failed_creates, g.spawn_refused);
+  ImGui::Text("failed creates %llu   refused spawns %" PRIu64 "   refused commands %" PRIu64, d.failed_creates, g.spawn_refused,
+              g.refused_commands);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("commands are refused past %.0f times the map's cells in one tick", kTickCommandCellsBudget);
   draw_last_release(d);
   plot_series("##alive", dbg.alive_history, "ants alive", 32, Scale::Span);
   for (size_t i = 0; i < d.pools.size(); ++i) draw_pool_row(dbg, i, d.pools[i]);

@@ -46,9 +46,10 @@ void take_blasts(Effects& fx, const Game& g) {
 
 void start_explosion(Effects& fx, float x, float y, float radius) {
   radius = std::max(radius, 1.f);
-  fx.explosions.push_back({x, y, radius, 0});
   fx.shake = std::min(24.f, fx.shake + radius * 0.9f);
   ++fx.started;
+  if (fx.explosions.size() >= kMaxExplosions) return;
+  fx.explosions.push_back({x, y, radius, 0});
   const float power = std::sqrt(radius / 6.f);
   // Debris: clods of earth thrown out in an arc.
   int debris = std::min(160, 24 + int(radius * 5));
@@ -92,8 +93,9 @@ void start_explosion(Effects& fx, float x, float y, float radius) {
               kLayerLight,
               {255, uint8_t(random_range(fx, 160, 240)), 80, 255}});
   }
-  // Smoke: slow dark puffs that swell and drift.
-  int smoke = std::min(40, 6 + int(radius * 1.2f));
+  // Smoke: slow dark puffs that swell and drift, kMaxSmokePuffs at most on screen.
+  const auto puffs = std::count_if(fx.particles.begin(), fx.particles.end(), [](const Particle& p) { return p.sprite == kSpriteSmoke; });
+  int smoke = std::min({40, 6 + int(radius * 1.2f), int(kMaxSmokePuffs - size_t(puffs))});
   for (int i = 0; i < smoke; ++i) {
     float a = random_range(fx, 0, 6.2831853f), r0 = random_range(fx, 0, radius * 0.7f),
           sp = random_range(fx, 0.5f, 3.f) * power;

@@ -31,13 +31,25 @@ struct Particle {
   SDL_Color color{255, 255, 255, 255};
 };
 
+// Explosions drawn at once. Each draws a flash, a fireball and rings over its blast and
+// puffs smoke as wide; past a few dozen together every pixel already lies under many of
+// them, and on a software rasteriser each costs its own overdraw (256 bombs of the Stress
+// panel in one tick drew at 1 frame a second for seconds under llvmpipe). Blasts past it
+// are counted in `started` and shake the camera, but draw nothing of their own.
+inline constexpr size_t kMaxExplosions = 48;
+// Smoke puffs alive at once. A puff swells to several times its blast's radius: a few
+// hundred cover the view many times over, and more only add overdraw (the 6,000
+// particles of a crowd of big bombs held some 700 puffs, 4 frames a second under
+// llvmpipe seconds after the blasts).
+inline constexpr size_t kMaxSmokePuffs = 240;
+
 struct Effects {
   std::vector<Explosion> explosions;
   std::vector<Particle> particles;
   uint64_t next_tick = 0;  // blasts recorded at or after this tick are new
   uint32_t rng = 0x1234567u;
   float shake = 0;  // camera shake amplitude in pixels
-  uint64_t started = 0;  // explosions started since the game was loaded
+  uint64_t started = 0;  // blasts the window saw since the game was loaded (drawn or not)
 };
 
 // A new game: forget the old effects and blasts.

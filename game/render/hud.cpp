@@ -299,7 +299,8 @@ void draw_hud(App& app) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("refused for want of room in: %s", refusing_pools(g).c_str());
     } else
       ImGui::TextDisabled("refused spawns 0");
-    if (g.refused_commands) {
+    // Compact, the Pools panel's first lines show it: the panel sits right below.
+    if (g.refused_commands && !hud_compact(app)) {
       ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused commands %llu (?)", (unsigned long long)g.refused_commands);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("one tick's commands may touch at most %.0f times the map's cells", kTickCommandCellsBudget);

@@ -10,6 +10,8 @@
 #include <SDL.h>
 #include <SDL_image.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <imgui.h>
 #include <imgui_internal.h>
 
@@ -185,6 +187,25 @@ TEST(RenderPixels, ABombFlashesThenLeavesAScorchMark) {
   int control_after = h.mean_around(44, 12, 3).luma();
   EXPECT_LT(after * 10, before * 7) << "no scorch: " << before << " -> " << after;
   EXPECT_NEAR(control_after, control_before, control_before / 10 + 2);
+}
+
+// Hundreds of bombs in one tick draw at most kMaxExplosions explosions (and the particle
+// cap's debris and smoke): the window saw every blast, and it goes on drawing frames.
+TEST(RenderEffects, ACrowdOfBlastsInOneTickDrawsAtMostTheCap) {
+  Harness h(data("bomb.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(2);
+  const uint64_t seen = h.app.effects.started;
+  for (int i = 0; i < 200; ++i) ASSERT_TRUE(queue_command(h.game(), Command{CommandKind::Bomb, float(10 + i % 60), float(10 + i / 60 * 10), 4, 0}));
+  const uint64_t tick = h.game().tick;
+  while (h.game().tick <= tick + 1) h.frames(1);
+  EXPECT_EQ(h.app.effects.started, seen + 200);
+  EXPECT_EQ(h.app.effects.explosions.size(), kMaxExplosions);
+  const auto& particles = h.app.effects.particles;
+  EXPECT_EQ(size_t(std::count_if(particles.begin(), particles.end(), [](const Particle& p) { return p.sprite == kSpriteSmoke; })),
+            kMaxSmokePuffs);
+  h.frames(150);  // past the scenario's own bomb at tick 30 too: every drawn one has ended
+  EXPECT_EQ(h.app.effects.explosions.size(), 0u);
 }
 
 // [SECTION] Tools and time through injected events
