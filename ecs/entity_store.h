@@ -187,16 +187,24 @@ class EntityStore {
   u32 free_blocks() const { return free_block_count_; }
   u32 total_blocks() const { return total_blocks_; }
 
+  // Calls fn(block, n) for each block of a list in chain order, with the records it holds
+  // (block_records but in the last).
+  template <class Fn>
+  void walk_blocks(const BlockList& list, Fn&& fn) const {
+    u32 remaining = list.count;
+    for (u32 b = list.first; b != kNone && remaining; b = block_next_[b]) {
+      u32 n = remaining < config_.block_records ? remaining : config_.block_records;
+      fn(b, n);
+      remaining -= n;
+    }
+  }
   // Calls fn(RecordHeader*) for each record of a list. The list must not change
   // structurally during the walk (creation appends and is fine).
   template <class Fn>
   void walk(const BlockList& list, Fn&& fn) {
-    u32 remaining = list.count;
-    for (u32 b = list.first; b != kNone && remaining; b = block_next_[b]) {
-      u32 n = remaining < config_.block_records ? remaining : config_.block_records;
+    walk_blocks(list, [&](u32 b, u32 n) {
       for (u32 i = 0; i < n; ++i) fn(at(b, i));
-      remaining -= n;
-    }
+    });
   }
   // Calls fn(RecordHeader*) for each entity in a chunk: simulated members then dormant.
   // An entity fn creates is not visited: a simulated one joins the members' list at its

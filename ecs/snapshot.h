@@ -61,13 +61,10 @@ struct SnapshotAccess {
 
   static void write_list(const EntityStore& s, ByteSink& out, const BlockList& list) {
     out.pod(list.count);
-    u32 remaining = list.count;
-    for (u32 b = list.first; b != kNone && remaining; b = s.block_next_[b]) {
-      u32 n = remaining < s.config_.block_records ? remaining : s.config_.block_records;
+    s.walk_blocks(list, [&](u32 b, u32 n) {
       out.pod(b);
       out.write(const_cast<EntityStore&>(s).at(b, 0), size_t(n) * s.config_.record_size);
-      remaining -= n;
-    }
+    });
   }
 
   // The highest index ever used (generation above 0); every index past it is untouched.

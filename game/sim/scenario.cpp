@@ -489,9 +489,13 @@ void read_events(const json& root, Scenario& s) {
     e.x = at.x;
     e.y = at.y;
     optional(o, "spread", p, e.spread, [](const json& v, const std::string& q) { return number(v, q, 0, 1e6); });
+    // A radius is 0 or at least a hundredth of a cell: below that it would round to 0 as a
+    // float, or to a disc that holds no cell centre, and "outer": 1e-300 had read as unset.
     auto radius = [](const json& v, const std::string& q) {
       if (v.is_number() && v.get<double>() < 0) throw BadInput{q, "radius must not be negative, got " + number_text(v.get<double>())};
-      return number(v, q, 0, 4096);
+      const double r = number(v, q, 0, 4096);
+      if (r != 0 && r < 0.01) throw BadInput{q, written_text(r) + " is below the smallest radius, 0.01 (or 0)"};
+      return r;
     };
     e.radius = e.kind == EventKind::Bomb ? 6.0f : (e.kind == EventKind::Fire ? 1.5f : 3.0f);
     optional(o, "radius", p, e.radius, radius);

@@ -246,6 +246,9 @@ TEST(Scenario, BadEventsAndColours) {
   EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4, \"count\": 3")), "bad.json: events[0].count: unknown key (known here: kind, tick, every, until, at, spread, radius, outer)");
   EXPECT_EQ(parse_error(with("\"workers\": 20", "\"color\": \"red\"")), "bad.json: colonies[0].color: expected a colour like \"#ff8800\", got \"red\"");
   EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 0")), "bad.json: events[0].radius: a bomb needs a radius above 0");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 1e-45")), "bad.json: events[0].radius: 1e-45 is below the smallest radius, 0.01 (or 0)");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4, \"outer\": 1e-300")),
+            "bad.json: events[0].outer: 1e-300 is below the smallest radius, 0.01 (or 0)");
   EXPECT_EQ(parse_error(with("\"tick\": 5", "\"tick\": 50, \"until\": 40")), "bad.json: events[0].until: tick 40 is before the event's first tick 50");
   // The water strip is x 30..34: ants spawned there would stand in water, as a nest may not.
   const char* spawn_in_water = R"({ "kind": "spawn", "tick": 5, "at": [31, 20], "count": 10, "colony": 0 })";
