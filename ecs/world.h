@@ -492,9 +492,10 @@ class World {
 
   // Walks every entity, every chunk and every pool entry, and checks that the batched
   // release's scratch bitmaps are clear. Returns at most max_reports violations (the rest
-  // are only counted in the last message). Reads only: the const_cast is for the store's
-  // walks, which hand out writable records.
-  std::vector<Violation> validate(size_t max_reports = 256) const {
+  // are only counted in the last message); *found, when given, gets how many there are in
+  // all. Reads only: the const_cast is for the store's walks, which hand out writable
+  // records.
+  std::vector<Violation> validate(size_t max_reports = 256, u64* found = nullptr) const {
     Validation v{max_reports};
     auto& self = const_cast<World&>(*this);
     self.validate_entities(v);
@@ -502,6 +503,7 @@ class World {
     // storage whose chains are broken.
     if (v.records_walked) (self.template validate_pool<Cs>(v), ...);
     if (!store_.batch_scratch_clear()) v.report("", kNone, {}, "the store's batched-free bitmap has bits set between batches");
+    if (found) *found = v.out.size() + v.dropped;
     if (v.dropped) v.out.push_back({"", kNone, {}, std::to_string(v.dropped) + " more violations not listed"});
     return std::move(v.out);
   }

@@ -239,9 +239,11 @@ u64 state_hash(const Game& gc) {
   return h.digest();
 }
 
-std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports) {
-  std::vector<ecs::Violation> out = g.ecs->validate(max_reports);
+std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports, u64* found) {
+  u64 total = 0;
+  std::vector<ecs::Violation> out = g.ecs->validate(max_reports, &total);
   auto report = [&](Handle h, std::string what) {
+    ++total;
     if (out.size() < max_reports) out.push_back({"", ecs::kNone, h, std::move(what)});
   };
   // Game-level invariants: colony counts match the ants in storage, every ant sits in
@@ -300,7 +302,8 @@ std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports) {
     const Record* r = w.find(h);
     if (!r || (r->payload.kind != Kind::Food && r->payload.kind != Kind::Corpse)) report(h, "food grid cell " + std::to_string(cell) + " names no live food");
   }
-  g.invariant_violations += out.size();
+  g.invariant_violations += total;
+  if (found) *found = total;
   return out;
 }
 

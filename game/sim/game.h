@@ -265,8 +265,10 @@ void spawn_corpses(Game& g);
 bool take_food(Game& g, Record& ant);
 // Delivers carried food to the ant's colony (removes the carried piece).
 bool deliver_food(Game& g, Record& ant);
-// Runs the validator; counts violations into g.invariant_violations. Returns the list.
-std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports = 16);
+// Runs the engine's validator and the game's own checks; counts every violation found
+// into g.invariant_violations (and *found, when given). Returns at most about
+// max_reports of them (the engine's list may end in its "N more" line).
+std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports = 16, u64* found = nullptr);
 
 // Render piece local index of the carried-food piece, or -1.
 int carried_piece(ColonyEcs& ecs, const Record& r);

@@ -250,9 +250,16 @@ TEST(Validator, AFreeIndexThatIsLiveOrRetired) {
 TEST(Validator, ListsAtMostTheRequestedNumberOfViolations) {
   Corruptible f;
   for (u32 s = 0; s < f.w.stats<Piece>().taken; ++s) f.w.pool<Piece>().owners[s].local = 31;
-  auto vs = f.w.validate(3);
+  u64 found = 0;
+  auto vs = f.w.validate(3, &found);
   ASSERT_EQ(vs.size(), 4u);
   EXPECT_NE(vs.back().what.find("more violations not listed"), std::string::npos);
+  // The count is of every violation, not of the lines listed: as many as an unlimited list.
+  u64 all = 0;
+  EXPECT_EQ(f.w.validate(100000, &all).size(), all);
+  EXPECT_EQ(found, all);
+  EXPECT_GT(found, 4u);
+  EXPECT_EQ(vs.back().what, std::to_string(found - 3) + " more violations not listed");
 }
 
 }  // namespace
