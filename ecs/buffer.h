@@ -1,10 +1,11 @@
 // buffer.h — the one way the engine takes big arrays: once, zero-filled, starting on a
 // cache line, and (from 2 MiB) committed by the OS as they are first touched.
 //
-// A pool of 16,000,000 render pieces is ~450 MB of address space; a world that uses a
-// tenth of it must not pay for all of it. A fresh anonymous mapping is zero pages the
-// kernel only commits when they are written, whereas `new T[n]` runs T's default member
-// initialisers over every element and commits every page up front.
+// A pool of 16,000,000 render pieces is ~384 MB of address space (16-byte pieces and
+// 8-byte back-pointers); a world that uses a tenth of it must not pay for all of it. A
+// fresh anonymous mapping is zero pages the kernel only commits when they are written,
+// whereas `new T[n]` runs T's default member initialisers over every element and commits
+// every page up front.
 //
 // Buffers of 2 MiB and more ask for transparent huge pages (madvise): the pools, the
 // directory and the record arena are read at random by the batched release, and with

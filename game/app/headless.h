@@ -10,7 +10,8 @@ namespace colony {
 
 struct Game;
 
-// Exit code: 0 ok, 2 bad input, 3 validation failed.
+// Exit code: 0 ok, 2 bad input or an output that could not be written, 3 validation
+// failed or the replay diverged.
 int run_headless(const Options& options);
 
 // The report as JSON text (ticks, seed, state_hash, ants, colonies, pools, timing, rss).

@@ -212,6 +212,7 @@ PoolMapHit hit_test_pool_map(const ColonyEcs& ecs, const PoolMapLayout& l, float
   unsigned long long entry = ((unsigned long long)row * unsigned(l.columns) + unsigned(col)) * l.entries_per_cell;
   if (entry >= l.range) return miss;
   PoolMapHit hit = pool_entry_info(ecs, l.pool, unsigned(entry));
+  hit.on_map = true;
   hit.cell_entries = unsigned(std::min<unsigned long long>(l.entries_per_cell, l.range - entry));
   return hit;
 }

@@ -93,6 +93,7 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
 
 struct PoolMapHit {
   bool valid = false;    // inside the map and on a live entry
+  bool on_map = false;   // over a cell that shows entries (the last row ends where the range does)
   int pool = 0;
   unsigned entry = 0;    // first entry of the cell
   unsigned cell_entries = 0;

@@ -597,7 +597,9 @@ void pool_map_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) 
                         h.cell_entries > 1 ? " (first of cell)" : "", h.owner.index, h.owner.generation,
                         h.kind == Kind::Count ? "?" : kind_name(h.kind), h.owner_chunk, h.local);
       if (clicked) select_entity(dbg, link, h.owner);
-    } else {
+    } else if (h.on_map && h.entry < layout.taken) {
+      ImGui::SetTooltip("entry %u: its owner %u:%u is not alive (run the validator)", h.entry, h.owner.index, h.owner.generation);
+    } else if (h.on_map) {
       ImGui::SetTooltip("entry %u: free (taken is %u)", h.entry, layout.taken);
     }
   }

@@ -172,6 +172,8 @@ void check_hits(const Populated& p, int pool, const PoolMapLayout& l, const std:
       float x = (float(col) + 0.5f) * l.cell_px, y = (float(row) + 0.5f) * l.cell_px;
       PoolMapHit h = hit_test_pool_map(*p.ecs, l, x, y);
       unsigned first = unsigned((row * l.columns + col)) * l.entries_per_cell;
+      // A cell shows entries up to the range; past it (the rest of the last row) nothing.
+      EXPECT_EQ(h.on_map, first < l.range) << "entry " << first;
       if (first >= l.taken) {
         EXPECT_FALSE(h.valid) << "cell past taken resolves";
         continue;
@@ -213,6 +215,7 @@ TEST(DebugData, PoolMapSelectionResolvesToTheOwner) {
   // Outside the map.
   EXPECT_FALSE(hit_test_pool_map(*p.ecs, one, -1, 3).valid);
   EXPECT_FALSE(hit_test_pool_map(*p.ecs, one, 241, 3).valid);
+  EXPECT_FALSE(hit_test_pool_map(*p.ecs, one, 241, 3).on_map);
 }
 
 TEST(DebugData, PoolMapCellsColouredByOwnerKind) {

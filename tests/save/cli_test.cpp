@@ -315,6 +315,10 @@ TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
     if (std::find(full.begin(), full.end(), "--ticks") == full.end() && full.size() > 1) full.insert(full.begin() + 1, {"--ticks", "1"});
     expect_one_line_exit_2(full);
   }
+  // The headless run's options are refused in the window (--validate had been accepted there
+  // and ignored).
+  expect_one_line_exit_2({"--validate"}, "--validate requires --headless");
+  expect_one_line_exit_2({"--report", temp("w.json")}, "--report requires --headless");
   // A number's error says whether it is not a number or outside the range.
   expect_one_line_exit_2({"--headless", "--ticks", "many"}, "--ticks: 'many' is not a whole number from 0 to 1000000000");
   expect_one_line_exit_2({"--headless", "--ticks", "2000000000"}, "--ticks: '2000000000' is outside the range from 0 to 1000000000");
