@@ -4,6 +4,8 @@
 // stats, slot lists and chunk storage.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <map>
 #include <memory>
 
@@ -234,6 +236,37 @@ TEST(DebugData, PoolMapCellsColouredByOwnerKind) {
   }
   // The batch release left no hole below taken and the tail (804 dead pieces) is free.
   EXPECT_EQ(l.range - l.taken, 67u * 12);
+
+  // Aggregated, several entries a cell: the fill is the cell's live share, a cell whose
+  // entries all belong to one kind shows that kind, and a mixed cell shows one of its
+  // kinds or the mixed colour, never a kind it does not hold.
+  PoolMapLayout many = layout_pool_map(*p.ecs, 0, false, 60, 60, 6);
+  ASSERT_GT(many.entries_per_cell, 2u);
+  std::vector<PoolMapCell> agg = gather_pool_map(*p.ecs, many);
+  unsigned uniform = 0, mixed = 0, partial = 0;
+  for (size_t i = 0; i < agg.size(); ++i) {
+    unsigned first = unsigned(i) * many.entries_per_cell;
+    if (first >= many.range) break;
+    unsigned n = std::min(many.entries_per_cell, many.range - first);
+    unsigned live = first >= many.taken ? 0 : std::min(n, many.taken - first);
+    EXPECT_FLOAT_EQ(agg[i].fill, float(live) / float(n)) << "cell " << i;
+    partial += live > 0 && live < n;
+    if (live == 0) continue;
+    std::set<Kind> kinds;
+    for (unsigned e = first; e < first + live; ++e) kinds.insert(p.kinds.at(owner_of[e]));
+    if (kinds.size() == 1) {
+      ++uniform;
+      EXPECT_EQ(agg[i].color, kind_color(*kinds.begin())) << "cell " << i;
+    } else {
+      ++mixed;
+      bool allowed = agg[i].color == kMixedCellColor;
+      for (Kind k : kinds) allowed = allowed || agg[i].color == kind_color(k);
+      EXPECT_TRUE(allowed) << "cell " << i << " shows a kind it does not hold";
+    }
+  }
+  EXPECT_GT(uniform, 0u);
+  EXPECT_GT(mixed, 0u);
+  EXPECT_EQ(partial, many.taken % many.entries_per_cell ? 1u : 0u);
 }
 
 TEST(DebugData, InspectorListsSlotsAndChecksBackPointers) {

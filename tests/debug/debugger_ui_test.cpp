@@ -127,6 +127,16 @@ TEST(DebuggerUiDeathTest, ImGuiAssertsAreLive) {
   EXPECT_DEATH(debug_check_failed("1 == 2", "here.cpp", 7), "here.cpp:7: check failed: 1 == 2");
 }
 
+// The debugger's own checks are live in Release too: a panel state that cannot be drawn
+// (a pool the map does not have) aborts with the check's text, through the real drawing.
+class DebuggerChecksDeathTest : public DebuggerUi {};
+TEST_F(DebuggerChecksDeathTest, AnImpossiblePanelStateAbortsWithItsCheck) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  step(0, 0, false);
+  dbg.map_pool = 99;
+  EXPECT_DEATH(step(0, 0, false, false), "check failed: dbg.map_pool >= 0 && dbg.map_pool < kMaxPools");
+}
+
 TEST_F(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
   dbg.validate_every_tick = true;
   dbg.auto_bomb = true;
