@@ -115,13 +115,29 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   int workers = count_color(px, 1280, x0, y0, x1, y1, kind_color(Kind::Worker), 3);
   EXPECT_GT(tiles, 100) << "no tile-coloured cells in the pool map";
   EXPECT_GT(workers, 100) << "no worker-coloured cells in the pool map";
+  // Each full cell on screen, not flashing from a change, has the colour the map's data
+  // gives it at its centre: the kinds are drawn where the pool holds them.
+  int checked = 0, matched = 0;
+  for (size_t i = 0; i < dbg.map_cells.size(); ++i) {
+    const PoolMapCell& c = dbg.map_cells[i];
+    if (c.fill < 1 || (i < dbg.map_flash.size() && dbg.map_flash[i] > 0)) continue;
+    size_t cell = size_t(dbg.map_cells_row_begin) * size_t(l.columns) + i;
+    const float half = (l.cell_px - (l.cell_px >= 4 ? 1.0f : 0.0f)) / 2;
+    int cx = int(dbg.map_origin_x + float(cell % size_t(l.columns)) * l.cell_px + half);
+    int cy = int(dbg.map_origin_y + float(cell / size_t(l.columns)) * l.cell_px + half);
+    if (cy >= y1 || cy >= 800) break;
+    ++checked;
+    matched += count_color(px, 1280, cx, cy, cx + 1, cy + 1, c.color, 3);
+  }
+  EXPECT_GT(checked, 100);
+  EXPECT_EQ(matched, checked) << "cells drawn in another colour than their data's";
   // The inspector lists the queen's 30-odd slots, each back-pointer check drawn green.
   ASSERT_TRUE(g->ecs->alive(link.selected));
   ImU32 green = ImGui::ColorConvertFloat4ToU32(ImVec4(0.3f, 1.0f, 0.3f, 1.0f));
   EXPECT_GT(count_color(px, 1280, int(0.665f * 1280), int(0.085f * 800), 1280, int(0.425f * 800), green, 8), 50)
       << "no green back-pointer checks in the inspector";
   // Outside every debugger window (bottom middle of the screen) only the clear colour.
-  EXPECT_EQ(count_color(px, 1280, 600, 420, 680, 500, kind_color(Kind::Worker), 3), 0);
+  EXPECT_EQ(count_color(px, 1280, 600, 420, 680, 500, 0xFF0A0A0Au, 0), 80 * 80);
 
   // One entry per cell, scrolled to the taken boundary: the white bar is on screen, inside
   // the Pool map window (placed at 43.6%..99% of the display height).
