@@ -172,16 +172,26 @@ void draw_toolbar(App& app) {
       if (on) ImGui::PopStyleColor();
       ImGui::EndDisabled();
     }
-    // Second row: options of the current tool, then time and overlay.
+    // Second row: options of the current tool, then time and overlay, each item wrapping
+    // to a new line when the window is too narrow for it (the row's first starts one).
     ImGui::PushItemWidth(90);
+    bool row_started = false;
+    auto place = [&](float w) {
+      if (row_started) same_line_within(w);
+      row_started = true;
+    };
+    const ImGuiStyle& st = ImGui::GetStyle();
+    auto labelled = [&](const char* label, float field) { return field + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x; };
+    auto radio = [&](const char* label) { return labelled(label, ImGui::GetFrameHeight()); };
     if (app.tool == Tool::Ignite || app.tool == Tool::PaintWater || app.tool == Tool::PaintRock ||
         app.tool == Tool::PaintGrass) {
+      place(labelled("brush (cells)", 90));
       ImGui::SliderFloat("brush (cells)", &app.brush, 1, 24, "%.0f");
-      ImGui::SameLine();
     } else if (app.tool == Tool::Spawn && !g.colonies.empty()) {
+      place(ImGui::CalcTextSize("colony").x);
       ImGui::TextUnformatted("colony");
       for (int c = 0; c < int(g.colonies.size()); ++c) {
-        ImGui::SameLine();
+        place(18);
         ImGui::PushID(c);
         ImVec4 col = colony_imcolor(g, c);
         if (ImGui::ColorButton("##col", col, ImGuiColorEditFlags_NoTooltip, ImVec2(18, 18))) app.spawn_colony = c;
@@ -192,24 +202,26 @@ void draw_toolbar(App& app) {
         }
         ImGui::PopID();
       }
-      ImGui::SameLine();
+      place(radio("worker"));
       ImGui::RadioButton("worker", &app.spawn_caste, 0);
-      ImGui::SameLine();
+      place(radio("soldier"));
       ImGui::RadioButton("soldier", &app.spawn_caste, 1);
-      ImGui::SameLine();
+      place(labelled("ants", 90));
       ImGui::SliderInt("ants", &app.spawn_count, 1, 500);
-      ImGui::SameLine();
     } else if (app.tool == Tool::Food) {
+      place(labelled("crumbs", 90));
       ImGui::SliderInt("crumbs", &app.food_crumbs, 1, 31);
-      ImGui::SameLine();
     }
-    if (ImGui::Button(app.paused ? "Play" : "Pause")) app.paused = !app.paused;
+    const char* play = app.paused ? "Play" : "Pause";
+    place(button_width(play));
+    if (ImGui::Button(play)) app.paused = !app.paused;
     if (toolbar_button("Step")) app.paused = true, ++app.step_requests;
     if (toolbar_button("-")) app.speed = app.speed > 1 ? app.speed / 2 : 1;
-    ImGui::SameLine();
-    ImGui::Text("%2dx", app.speed);
-    ImGui::SameLine();
-    if (ImGui::Button("+")) app.speed = app.speed < 64 ? app.speed * 2 : 64;
+    char speed[16];
+    std::snprintf(speed, sizeof speed, "%2dx", app.speed);
+    same_line_within(ImGui::CalcTextSize(speed).x);
+    ImGui::TextUnformatted(speed);
+    if (toolbar_button("+")) app.speed = app.speed < 64 ? app.speed * 2 : 64;
     int overlay = int(app.overlay);
     const char* names[] = {overlay_name(Overlay::Off), overlay_name(Overlay::ToFood), overlay_name(Overlay::ToHome),
                            overlay_name(Overlay::Danger)};

@@ -767,10 +767,19 @@ TEST_P(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
 // In a window too narrow for one row of tools the toolbar wraps: every tool's button stays
 // inside the window (at 640 pixels wide the last three ran off it), and so does the help.
 TEST(RenderLayout, TheToolbarAndTheHelpStayInsideANarrowWindow) {
-  for (int w : {640, 900, 1280}) {
+  for (int w : {560, 640, 900, 1280}) {
     Harness h(data("nests.json"), w, 320);
     ASSERT_TRUE(h.ok) << h.err;
     h.app.show_hud = true;
+    // The second row holds the tool's own options (the spawn tool's colonies, castes and
+    // count ran off a window under about 780 pixels, out of reach): it wraps too.
+    for (Tool tool : {Tool::Spawn, Tool::Ignite, Tool::Food, Tool::Select}) {
+      h.app.tool = tool;
+      h.frames(3);
+      std::optional<ImRect> bar = drawn_window("##toolbar");
+      ASSERT_TRUE(bar);
+      EXPECT_LE(bar->Max.x, float(w)) << "toolbar at width " << w << " with tool " << tool_name(tool);
+    }
     h.app.show_help = true;
     h.frames(3);
     std::optional<ImRect> toolbar = drawn_window("##toolbar"), help = drawn_window("Colony controls (F1)");
