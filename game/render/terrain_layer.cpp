@@ -8,6 +8,7 @@
 #include "terrain_layer.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace colony::render {
@@ -91,6 +92,11 @@ void init_terrain_layer(TerrainLayer& t, const Atlas& atlas) {
           }
       }
     }
+}
+
+uint32_t ground_tile_chunks(uint32_t chunk_cells, int level) {
+  if (level > 0 || chunk_cells == 0 || chunk_cells >= kGroundTileCells) return 1;
+  return std::bit_ceil((kGroundTileCells + chunk_cells - 1) / chunk_cells);
 }
 
 void reset_terrain_layer(TerrainLayer& t) {
@@ -181,11 +187,11 @@ void paint_cell(TerrainLayer& t, const Game& g, int cx, int cy, int level, int o
   }
 }
 
-void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 chunk, int level) {
-  ChunkTexture& ct = t.chunks[chunk];
-  const ecs::ChunkGrid& grid = g.ecs->grid();
+// The ground of the square of `cs` cells from cell (x0, y0) into ct.
+void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, ChunkTexture& ct, int x0, int y0, int cs, int level,
+                  uint64_t stamp) {
   // One cell of border on every side (from the neighbours) so linear filtering has no seams.
-  const int cs = int(grid.chunk_cells), d = 1 << level, side = (cs + 2) * d;
+  const int d = 1 << level, side = (cs + 2) * d;
   if (!ct.texture || ct.texels_per_cell != d) {
     if (ct.texture) {
       SDL_DestroyTexture(ct.texture);
@@ -198,15 +204,23 @@ void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 ch
     ct.texels_per_cell = d;
   }
   t.scratch.assign(size_t(side) * side, pack(0, 0, 0, 255));
-  int col = int(grid.chunk_col(chunk)), row = int(grid.chunk_row(chunk));
   for (int y = -1; y <= cs; ++y)
     for (int x = -1; x <= cs; ++x) {
-      int cx = col * cs + x, cy = row * cs + y;
+      int cx = x0 + x, cy = y0 + y;
       if (in_map(g, cx, cy)) paint_cell(t, g, cx, cy, level, (x + 1) * d, (y + 1) * d, side);
     }
   SDL_UpdateTexture(ct.texture, nullptr, t.scratch.data(), side * 4);
-  ct.stamp = chunk < g.dirty_chunks_stamp.size() ? g.dirty_chunks_stamp[chunk] : 0;
+  ct.stamp = stamp;
   ++t.rebuilt_this_frame;
+}
+
+void drop_ground(TerrainLayer& t) {
+  for (auto& c : t.chunks)
+    if (c.texture) {
+      SDL_DestroyTexture(c.texture);
+      --t.textures_alive;
+    }
+  t.chunks.clear();
 }
 
 }  // namespace
@@ -343,58 +357,87 @@ void draw_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, cons
 void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay) {
   const ecs::ChunkGrid& grid = g.ecs->grid();
   const u32 chunk_count = grid.chunk_count();
-  if (t.chunks.size() != chunk_count || t.chunk_cells != grid.chunk_cells) {
+  if (t.overlays.size() != chunk_count || t.chunk_cells != grid.chunk_cells) {
     reset_terrain_layer(t);
-    t.chunks.resize(chunk_count);
     t.overlays.resize(chunk_count);
     t.fires.resize(chunk_count);
     t.chunk_cells = grid.chunk_cells;
+    t.tile_chunks = 0;
   }
   ++t.frame;
   t.rebuilt_this_frame = 0;
   const int level = density_level(cam.zoom);
   const ChunkRange v = chunks_in(grid, visible_rect(cam, 0));
-  const SDL_Rect src = bordered_src(int(grid.chunk_cells));
-  for (int pass = 0; pass < (overlay == Overlay::Off ? 1 : 2); ++pass)
-    v.for_each(grid, [&](u32 chunk, int col, int row) {
-      SDL_Rect dst = chunk_rect(cam, col, row, float(grid.chunk_cells));
-      if (pass == 0) {
-        ChunkTexture& ct = t.chunks[chunk];
-        uint64_t stamp = chunk < g.dirty_chunks_stamp.size() ? g.dirty_chunks_stamp[chunk] : 0;
-        // Missing or wrong-density textures are built at once; a chunk whose tiles changed
-        // (fire turning grass to dirt every tick) is refreshed every fourth frame at most.
-        bool missing = !ct.texture || ct.texels_per_cell != (1 << level);
-        if (missing || (ct.stamp != stamp && (chunk + t.frame) % 4 == 0)) build_ground(t, renderer, g, chunk, level);
-        ct.last_used = t.frame;
-        if (ct.texture) {
-          SDL_SetTextureScaleMode(ct.texture, ground_scale_mode(cam.zoom, ct.texels_per_cell));
-          const int d = ct.texels_per_cell, cs = int(grid.chunk_cells);
-          SDL_Rect inner{d, d, cs * d, cs * d};
-          SDL_RenderCopy(renderer, ct.texture, &inner, &dst);
+  const int cs = int(grid.chunk_cells);
+
+  // The ground, a tile at a time (a chunk, or zoomed out on small chunks a square of them).
+  const u32 tile = ground_tile_chunks(grid.chunk_cells, level);
+  if (tile != t.tile_chunks) {
+    drop_ground(t);
+    t.tile_chunks = tile;
+    t.tiles_x = (grid.chunks_x + tile - 1) / tile;
+    t.chunks.resize(size_t(t.tiles_x) * ((grid.chunks_y + tile - 1) / tile));
+  }
+  const int ts = int(tile), tile_cells = cs * ts;
+  for (int tr = v.r0 / ts; tr <= v.r1 / ts; ++tr)
+    for (int tc = v.c0 / ts; tc <= v.c1 / ts; ++tc) {
+      const size_t index = size_t(tr) * t.tiles_x + size_t(tc);
+      ChunkTexture& ct = t.chunks[index];
+      // The tile's stamp: the latest change of any of its chunks.
+      uint64_t stamp = 0;
+      for (int r = tr * ts; r < std::min((tr + 1) * ts, int(grid.chunks_y)); ++r)
+        for (int c = tc * ts; c < std::min((tc + 1) * ts, int(grid.chunks_x)); ++c) {
+          const size_t chunk = size_t(r) * grid.chunks_x + size_t(c);
+          if (chunk < g.dirty_chunks_stamp.size()) stamp = std::max(stamp, g.dirty_chunks_stamp[chunk]);
         }
-      } else {
-        OverlayTexture& ot = t.overlays[chunk];
-        // Scent changes every tick; each chunk is refreshed every fourth frame at most.
-        bool stale = !ot.texture || ot.mode != overlay || (ot.tick != g.tick && (chunk + t.frame) % 4 == 0);
-        if (stale) build_overlay(t, renderer, g, chunk, overlay);
-        ot.last_used = t.frame;
-        if (ot.texture) SDL_RenderCopy(renderer, ot.texture, &src, &dst);
-      }
+      // Missing or wrong-density textures are built at once; a tile whose cells changed
+      // (fire turning grass to dirt every tick) is refreshed every fourth frame at most.
+      bool missing = !ct.texture || ct.texels_per_cell != (1 << level);
+      if (missing || (ct.stamp != stamp && (index + t.frame) % 4 == 0))
+        build_ground(t, renderer, g, ct, tc * tile_cells, tr * tile_cells, tile_cells, level, stamp);
+      ct.last_used = t.frame;
+      if (!ct.texture) continue;
+      // Drawn up to the map's edge only: a tile (or the last chunk) may reach past it.
+      const int x0 = tc * tile_cells, y0 = tr * tile_cells;
+      const int w = std::min(tile_cells, int(g.width) - x0), h = std::min(tile_cells, int(g.height) - y0);
+      if (w <= 0 || h <= 0) continue;
+      SDL_SetTextureScaleMode(ct.texture, ground_scale_mode(cam.zoom, ct.texels_per_cell));
+      const int d = ct.texels_per_cell;
+      SDL_Rect inner{d, d, w * d, h * d};
+      const int sx0 = int(std::floor(screen_x(cam, float(x0)))), sx1 = int(std::floor(screen_x(cam, float(x0 + w))));
+      const int sy0 = int(std::floor(screen_y(cam, float(y0)))), sy1 = int(std::floor(screen_y(cam, float(y0 + h))));
+      SDL_Rect dst{sx0, sy0, sx1 - sx0, sy1 - sy0};
+      SDL_RenderCopy(renderer, ct.texture, &inner, &dst);
+    }
+
+  // The scent overlay, a chunk at a time.
+  if (overlay != Overlay::Off) {
+    const SDL_Rect src = bordered_src(cs);
+    v.for_each(grid, [&](u32 chunk, int col, int row) {
+      OverlayTexture& ot = t.overlays[chunk];
+      // Scent changes every tick; each chunk is refreshed every fourth frame at most.
+      bool stale = !ot.texture || ot.mode != overlay || (ot.tick != g.tick && (chunk + t.frame) % 4 == 0);
+      if (stale) build_overlay(t, renderer, g, chunk, overlay);
+      ot.last_used = t.frame;
+      SDL_Rect dst = chunk_rect(cam, col, row, float(cs));
+      if (ot.texture) SDL_RenderCopy(renderer, ot.texture, &src, &dst);
     });
-  // Textures of chunks out of sight for a while are given back.
-  if (t.frame % 60 == 0)
-    for (u32 c = 0; c < chunk_count; ++c) {
-      if (t.chunks[c].texture && t.frame - t.chunks[c].last_used > kEvictAfterFrames) {
-        SDL_DestroyTexture(t.chunks[c].texture);
-        t.chunks[c] = {};
+  }
+  // Textures out of sight for a while are given back.
+  if (t.frame % 60 == 0) {
+    for (auto& c : t.chunks)
+      if (c.texture && t.frame - c.last_used > kEvictAfterFrames) {
+        SDL_DestroyTexture(c.texture);
+        c = {};
         --t.textures_alive;
       }
+    for (u32 c = 0; c < chunk_count; ++c)
       for (auto* o : {&t.overlays[c], &t.fires[c]})
         if (o->texture && t.frame - o->last_used > kEvictAfterFrames) {
           SDL_DestroyTexture(o->texture);
           *o = {};
         }
-    }
+  }
 }
 
 }  // namespace colony::render

@@ -31,7 +31,10 @@ struct OverlayTexture {
 };
 
 struct TerrainLayer {
-  std::vector<ChunkTexture> chunks;  // per chunk of the current game
+  // Ground textures, one per ground tile: a chunk, or zoomed out on a map of small chunks
+  // a square of tile_chunks x tile_chunks chunks (see ground_tile_chunks), row by row.
+  std::vector<ChunkTexture> chunks;
+  uint32_t tile_chunks = 1, tiles_x = 0;
   std::vector<OverlayTexture> overlays;  // per chunk
   std::vector<OverlayTexture> fires;  // per chunk: the glow of burning cells (additive)
   // Terrain patterns pre-filtered per density: [kind][variant][density level] -> pixels.
@@ -45,6 +48,11 @@ struct TerrainLayer {
 void init_terrain_layer(TerrainLayer& t, const Atlas& atlas);
 // Drops every texture (a new game, or shutdown).
 void reset_terrain_layer(TerrainLayer& t);
+// Chunks per side of a ground texture at density level `level`: one, but zoomed out (one
+// texel per cell) on a map of chunks narrower than kGroundTileCells, enough for a square of
+// at least that many cells.
+inline constexpr uint32_t kGroundTileCells = 64;
+uint32_t ground_tile_chunks(uint32_t chunk_cells, int level);
 // Updates what is visible and draws ground then overlay for the visible chunks.
 void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay);
 // The glow of burning cells, one additive texture per burning visible chunk (drawn over the world).

@@ -208,6 +208,34 @@ TEST(RenderEffects, ACrowdOfBlastsInOneTickDrawsAtMostTheCap) {
   EXPECT_EQ(h.app.effects.explosions.size(), 0u);
 }
 
+// Zoomed out on a map of small chunks the ground is drawn a tile of chunks at a time: a
+// 512-cell map of 4-cell chunks seen whole takes 64 ground textures, not 16,384 (a
+// 2048-cell map of 8-cell chunks had drawn at 3 frames a second), and still shows the
+// lake where it lies. Zoomed in again, one texture per chunk.
+TEST(RenderTerrain, FarFromAMapOfSmallChunksTheGroundIsDrawnInTiles) {
+  Harness h(data("small_chunks.json"), 800, 600);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(256, 256, 1.0f);
+  h.frames(2);
+  const TerrainLayer& t = h.app.terrain;
+  EXPECT_EQ(t.tile_chunks, 16u);  // 16 x 4 cells = 64
+  EXPECT_EQ(t.chunks.size(), 8u * 8u);
+  EXPECT_LE(t.textures_alive, 64u);
+  EXPECT_GT(t.textures_alive, 16u);
+  auto watery = [](Rgb p) { return p.b > 120 && p.b > p.g + 30 && p.b > p.r + 80; };
+  Rgb lake = h.mean_around(256, 256, 20);
+  EXPECT_TRUE(watery(lake)) << "no lake in the middle: " << lake.r << " " << lake.g << " " << lake.b;
+  Rgb grass = h.mean_around(100, 400, 20);
+  EXPECT_GT(grass.g, grass.b + 20) << "no grass beside it";
+  // Close up: a texture per chunk, only the visible ones.
+  h.look_at(256, 256, 16.0f);
+  h.frames(2);
+  EXPECT_EQ(t.tile_chunks, 1u);
+  EXPECT_EQ(t.chunks.size(), 128u * 128u);
+  EXPECT_LE(t.textures_alive, 200u);
+  EXPECT_TRUE(watery(h.mean_around(256, 256, 4))) << "no water close up";
+}
+
 // [SECTION] Tools and time through injected events
 
 TEST(RenderTools, AClickWithTheBombToolKillsTheAntsUnderIt) {
