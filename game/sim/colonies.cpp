@@ -1,7 +1,5 @@
 // colonies.cpp — colonies (food, hunger, the queen laying ants), player commands and the
 // scenario's timed events.
-#include <numbers>
-
 #include "sim_internal.h"
 
 namespace colony {
@@ -93,28 +91,37 @@ void apply_command(Game& g, Command cmd) {
 double command_cells(const Game& g, const Command& c) {
   Command cmd = c;
   if (!settle_command(cmd)) return 0;
-  const double map = double(g.width) * g.height;
-  auto disc = [&](double r) { return std::min(std::numbers::pi * r * r + 1, map); };
   switch (cmd.kind) {
-    case CommandKind::Bomb: return disc(cmd.radius * kBombMaimScale);
-    case CommandKind::BigBomb: return disc(cmd.radius * kBigBombMaimScale);
+    case CommandKind::Bomb: return disc_cells(g.scenario, cmd.radius * kBombMaimScale);
+    case CommandKind::BigBomb: return disc_cells(g.scenario, cmd.radius * kBigBombMaimScale);
     case CommandKind::Ignite:
-    case CommandKind::PaintTerrain: return disc(cmd.radius);
+    case CommandKind::PaintTerrain: return disc_cells(g.scenario, cmd.radius);
     case CommandKind::PlaceFood:
     case CommandKind::SpawnAnts: return double(cmd.count);
-    case CommandKind::KillPercent: return map;
+    case CommandKind::KillPercent: return double(g.width) * g.height;
     case CommandKind::Count: break;
   }
   return 0;
 }
 
-std::string tick_commands_problem(const Game& g, const std::vector<Command>& cmds) {
+namespace {
+
+// The cells a list of commands touches, summed in its order (the queue's check and the
+// loaders' add them up alike, so a queue the game accepted is never refused on load).
+double commands_cells(const Game& g, const std::vector<Command>& cmds) {
   double cells = 0;
   for (const Command& c : cmds) cells += command_cells(g, c);
-  const double map = double(g.width) * g.height;
-  if (cells <= kTickCommandCellsBudget * map) return "";
+  return cells;
+}
+double tick_budget_cells(const Game& g) { return kTickCommandCellsBudget * double(g.width) * g.height; }
+
+}  // namespace
+
+std::string tick_commands_problem(const Game& g, const std::vector<Command>& cmds) {
+  const double cells = commands_cells(g, cmds);
+  if (cells <= tick_budget_cells(g)) return "";
   return "the commands of one tick touch " + number_text(cells) + " cells, more than " + number_text(kTickCommandCellsBudget) +
-         " times the map's " + number_text(map);
+         " times the map's " + number_text(double(g.width) * g.height);
 }
 
 u64 event_next_due(const EventSpec& e, u64 now) {
@@ -158,9 +165,7 @@ void replenish_food(Game& g) {
 }
 
 bool queue_command(Game& g, const Command& c) {
-  double cells = command_cells(g, c);
-  for (const Command& q : g.pending_commands) cells += command_cells(g, q);
-  if (cells > kTickCommandCellsBudget * double(g.width) * g.height) {
+  if (commands_cells(g, g.pending_commands) + command_cells(g, c) > tick_budget_cells(g)) {
     ++g.refused_commands;
     return false;
   }

@@ -55,6 +55,8 @@ std::string number_text(double v) {
   return s.str();
 }
 
+double disc_cells(const Scenario& s, double r) { return std::min(std::numbers::pi * r * r + 1, double(s.width) * s.height); }
+
 namespace {
 
 using nlohmann::json;
@@ -295,8 +297,6 @@ void read_world(const json& root, Scenario& s) {
   optional(w, "chunk_size", "world", s.chunk_size, [](const json& v, const std::string& p) { return integer(v, p, 4, 256); });
 }
 
-// The cells a disc of radius r covers on the map, at most: its area, or the whole map.
-double disc_cells(const Scenario& s, double r) { return std::min(std::numbers::pi * r * r + 1, double(s.width) * s.height); }
 
 void read_terrain(const json& root, Scenario& s) {
   auto it = root.find("terrain");
@@ -554,7 +554,6 @@ void check_world(Scenario& s) {
 }
 
 }  // namespace
-
 
 StartingNeeds starting_needs(const Scenario& s) {
   StartingNeeds n;

@@ -123,6 +123,8 @@ inline constexpr double kShapeCellsBudget = 64, kOnceEventCellsBudget = 256, kRe
 
 // A number as the error lines print it (six significant digits: 3.2768e+06).
 std::string number_text(double v);
+// The cells a disc of radius r covers on the map of s, at most: its area, or the whole map.
+double disc_cells(const Scenario& s, double r);
 
 // Whether a shape paints cell (cx, cy): a circle the cells whose centre it holds, a
 // rectangle the columns floor(x) .. floor(x + w) - 1 and the rows floor(y) .. floor(y + h) - 1.
