@@ -320,10 +320,15 @@ namespace {
 
 // Screen rectangle of a chunk: whole-pixel edges computed from the chunk borders, so
 // neighbours never leave a seam.
+// The screen rectangle of the cells from (x0, y0) up to (x1, y1), edges on whole pixels
+// so that neighbouring rectangles meet without gaps.
+SDL_Rect cells_rect(const Camera& cam, float x0, float y0, float x1, float y1) {
+  int sx0 = int(std::floor(screen_x(cam, x0))), sx1 = int(std::floor(screen_x(cam, x1)));
+  int sy0 = int(std::floor(screen_y(cam, y0))), sy1 = int(std::floor(screen_y(cam, y1)));
+  return {sx0, sy0, sx1 - sx0, sy1 - sy0};
+}
 SDL_Rect chunk_rect(const Camera& cam, int col, int row, float cs) {
-  int x0 = int(std::floor(screen_x(cam, float(col) * cs))), x1 = int(std::floor(screen_x(cam, float(col + 1) * cs)));
-  int y0 = int(std::floor(screen_y(cam, float(row) * cs))), y1 = int(std::floor(screen_y(cam, float(row + 1) * cs)));
-  return {x0, y0, x1 - x0, y1 - y0};
+  return cells_rect(cam, float(col) * cs, float(row) * cs, float(col + 1) * cs, float(row + 1) * cs);
 }
 
 }  // namespace
@@ -404,9 +409,7 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
       SDL_SetTextureScaleMode(ct.texture, ground_scale_mode(cam.zoom, ct.texels_per_cell));
       const int d = ct.texels_per_cell;
       SDL_Rect inner{d, d, w * d, h * d};
-      const int sx0 = int(std::floor(screen_x(cam, float(x0)))), sx1 = int(std::floor(screen_x(cam, float(x0 + w))));
-      const int sy0 = int(std::floor(screen_y(cam, float(y0)))), sy1 = int(std::floor(screen_y(cam, float(y0 + h))));
-      SDL_Rect dst{sx0, sy0, sx1 - sx0, sy1 - sy0};
+      SDL_Rect dst = cells_rect(cam, float(x0), float(y0), float(x0 + w), float(y0 + h));
       SDL_RenderCopy(renderer, ct.texture, &inner, &dst);
     }
 
