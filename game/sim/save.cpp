@@ -611,8 +611,9 @@ std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size
   if (have > stored) return fail(std::to_string(have - stored) + " stray bytes after the content");
   if (!(flags & 1) && payload != stored) return fail("corrupted: uncompressed content size disagrees with the header");
   // The content is a copy of a world's state, and the world has to fit the memory budget
-  // once loaded: content past the budget is refused before any of it is read (a 6.5 MB file that declared 200 GB of
-  // zstd's repeated blocks took 16 s to read through before its refusal).
+  // once loaded: content past the budget is refused before any of it is read (a 6.5 MB
+  // file that declared 200 GB of zstd's repeated blocks took 16 s to read through before
+  // its refusal).
   if (MemoryBudget budget = memory_budget(); budget.problem.empty() && double(payload) > budget.bytes)
     return fail("the content would take " + size_text(double(payload)) + " uncompressed, more than the " + size_text(budget.bytes) +
                 " allowed for a world (" + budget.how + ")");

@@ -383,7 +383,9 @@ TEST_F(DebuggerUi, NewWorldClearsHistoryAndSelection) {
   EXPECT_TRUE(link.selected.is_null());
   // What the world highlights is the new world's: nothing, or an entry under the pointer
   // alive in it.
-  if (dbg.map_hover.valid) EXPECT_TRUE(g->ecs->alive(dbg.map_hover.owner));
+  if (dbg.map_hover.valid) {
+    EXPECT_TRUE(g->ecs->alive(dbg.map_hover.owner));
+  }
   EXPECT_EQ(debugger_highlight(dbg), dbg.map_hover.valid ? dbg.map_hover.owner : Handle{});
   // A selection made in the new world sticks.
   link.selected = g->colonies[1].queen;
