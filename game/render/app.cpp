@@ -376,20 +376,49 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
   }
 }
 
-// A button pressed over the world: the left button uses the tool (and starts a stroke),
-// the right and middle ones start dragging the camera.
+// A stroke goes on to the pointer at (sx, sy) on the screen. It lays a dab every half
+// brush along the pointer's path, so that a quick movement, whose motion events come
+// cells apart, still paints a solid line.
+void continue_stroke(App& app, int sx, int sy) {
+  float wx = world_x(app.camera, float(sx)), wy = world_y(app.camera, float(sy));
+  const float step = std::max(0.5f, app.brush * 0.5f);
+  float x0 = app.last_paint_x, y0 = app.last_paint_y, d = std::hypot(wx - x0, wy - y0);
+  if (!(d <= 4096 * step)) x0 = wx, y0 = wy, d = 0;  // no stroke to continue: a dab here
+  int dabs = d > 0 ? int(d / step) : 1;
+  for (int k = 1; k <= dabs; ++k) {
+    float t = d > 0 ? float(k) * step / d : 1;
+    app.last_paint_x = x0 + (wx - x0) * t, app.last_paint_y = y0 + (wy - y0) * t;
+    apply_tool(app, app.last_paint_x, app.last_paint_y, false);
+  }
+}
+
+// A button pressed over the world: the left button uses the tool (and starts a stroke,
+// which follows the path the pointer took before the press was decided), the right and
+// middle ones start dragging the camera.
 void press_in_world(App& app, const App::Press& p) {
   Camera& cam = app.camera;
   if (p.button == SDL_BUTTON_LEFT) {
     // A stroke starts where the button went down, on the map or off it.
     app.last_paint_x = world_x(cam, float(p.x)), app.last_paint_y = world_y(cam, float(p.y));
     apply_tool(app, app.last_paint_x, app.last_paint_y, true);
+    for (int k = 0; k < p.path_count; ++k) continue_stroke(app, p.path_x[k], p.path_y[k]);
     app.painting = !p.released;
   } else if (p.button == SDL_BUTTON_RIGHT || p.button == SDL_BUTTON_MIDDLE) {
     app.dragging = !p.released;
     app.drag_x = p.x, app.drag_y = p.y;
     app.follow = false;
   }
+}
+
+// A motion event while this frame's last press is a left one still held and not yet
+// decided: a point of its path (the last point replaced once the path is full).
+void keep_path_of_pending_press(App& app, int x, int y) {
+  if (app.press_count == 0) return;
+  App::Press& p = app.presses[app.press_count - 1];
+  if (p.button != SDL_BUTTON_LEFT || p.released) return;
+  int k = std::min(p.path_count, App::kMaxPathPoints - 1);
+  p.path_x[k] = x, p.path_y[k] = y;
+  p.path_count = k + 1;
 }
 
 }  // namespace
@@ -438,20 +467,8 @@ void app_handle_event(App& app, const SDL_Event& e) {
         cam.y -= float(e.motion.y - app.drag_y) / cam.zoom;
         app.drag_x = e.motion.x, app.drag_y = e.motion.y;
       }
-      if (app.painting && !ui_mouse) {
-        float wx = world_x(cam, float(e.motion.x)), wy = world_y(cam, float(e.motion.y));
-        // A stroke lays a dab every half brush along the pointer's path, so that a quick
-        // movement, whose motion events come cells apart, still paints a solid line.
-        const float step = std::max(0.5f, app.brush * 0.5f);
-        float x0 = app.last_paint_x, y0 = app.last_paint_y, d = std::hypot(wx - x0, wy - y0);
-        if (!(d <= 4096 * step)) x0 = wx, y0 = wy, d = 0;  // no stroke to continue: a dab here
-        int dabs = d > 0 ? int(d / step) : 1;
-        for (int k = 1; k <= dabs; ++k) {
-          float t = d > 0 ? float(k) * step / d : 1;
-          app.last_paint_x = x0 + (wx - x0) * t, app.last_paint_y = y0 + (wy - y0) * t;
-          apply_tool(app, app.last_paint_x, app.last_paint_y, false);
-        }
-      }
+      if (app.painting && !ui_mouse) continue_stroke(app, e.motion.x, e.motion.y);
+      keep_path_of_pending_press(app, e.motion.x, e.motion.y);
       break;
     case SDL_MOUSEWHEEL:
       if (!ui_mouse && e.wheel.y != 0) {

@@ -91,10 +91,17 @@ struct App {
   int drag_x = 0, drag_y = 0;
   // Button presses of this frame's events, handed to the world or not once Dear ImGui's
   // NewFrame has seen the pointer where they happened (see begin_interface_frame).
+  // A left press also keeps the pointer's path until it is decided, so that a stroke
+  // flicked within one frame (down, motion, up) paints its line, not one dab: up to
+  // kMaxPathPoints motion events, the last one replaced when more come (a dab is laid every
+  // half brush between two points, so a dropped point only straightens the line).
+  static constexpr int kMaxPathPoints = 16;
   struct Press {
     int x, y;
     Uint8 button;
     bool released = false;  // let go within the same frame: no stroke or drag follows
+    int path_count = 0;
+    int path_x[kMaxPathPoints] = {}, path_y[kMaxPathPoints] = {};
   };
   static constexpr int kMaxPresses = 8;
   Press presses[kMaxPresses];

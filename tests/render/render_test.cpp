@@ -444,6 +444,31 @@ TEST(RenderTools, AQuickStrokePaintsASolidLine) {
   for (float xx = 44.5f; xx <= 56.5f; xx += 4) EXPECT_NE(h.game().terrain[cell_index(h.game(), xx, 13.5f)], Terrain::Rock) << "cell " << xx;
 }
 
+// A stroke flicked within one frame: the press, the motion and the release all arrive
+// before the frame decides whether the press is the world's. The line is painted from
+// the press along the path, not as one dab where the button went down.
+TEST(RenderTools, AStrokeFlickedWithinOneFramePaintsItsLine) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.frames(2);
+  h.key(SDLK_7);  // rock
+  h.key(SDLK_LEFTBRACKET), h.key(SDLK_LEFTBRACKET);  // brush 1
+  h.frames(1);
+  ASSERT_EQ(h.app.brush, 1.0f);
+  const float y = 8.5f;
+  h.press_at(h.sx(10.5f), h.sy(y));
+  h.drag_to(h.sx(20.5f), h.sy(y));
+  h.drag_to(h.sx(20.5f), h.sy(y + 6));
+  h.release_at(h.sx(20.5f), h.sy(y + 6));
+  h.frames(2);
+  for (int x = 10; x <= 20; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Rock) << "cell " << x;
+  for (float yy = y; yy <= y + 6; yy += 1) EXPECT_EQ(h.game().terrain[cell_index(h.game(), 20.5f, yy)], Terrain::Rock) << "row " << yy;
+  // The path's corner, not a straight line from the press to the release.
+  EXPECT_NE(h.game().terrain[cell_index(h.game(), 15.5f, y + 3)], Terrain::Rock);
+  EXPECT_FALSE(h.app.painting) << "the release ended the stroke";
+}
+
 // A command changes the world at the start of the next tick. While paused that tick waits
 // for a step, so the frame shows what is queued: a water stroke is blue on the grass
 // before the step, and water after it.
