@@ -35,37 +35,37 @@ namespace colony {
 
 // [SECTION] Small helpers
 
-void Series::push(float v) {
+void Series::push(double v) {
   if (values.empty()) return;
   values[size_t(head)] = v;
   head = (head + 1) % int(values.size());
   if (count < int(values.size())) ++count;
 }
-float Series::last() const {
+double Series::last() const {
   if (count == 0) return 0;
   return values[size_t((head + int(values.size()) - 1) % int(values.size()))];
 }
-float Series::max() const {
-  float m = 0;
-  for (float v : values) m = std::max(m, v);
+double Series::max() const {
+  double m = 0;
+  for (double v : values) m = std::max(m, v);
   return m;
 }
 
 PlotRange plot_range(const Series& s, bool from_zero) {
-  float lo = 0, hi = 0;
+  double lo = 0, hi = 0;
   for (int i = 0; i < s.count; ++i) {
-    float v = s.values[size_t(i)];
+    double v = s.values[size_t(i)];
     if (i == 0 || v < lo) lo = v;
     if (i == 0 || v > hi) hi = v;
   }
   if (from_zero) lo = 0;
   // Scaled to the samples themselves: a floor of one unit flattened every time below 1 ms
   // (a bomb's 0.08 ms release was a 2-pixel bump).
-  float pad = hi > lo ? (hi - lo) * 0.05f : std::max(std::abs(hi) * 0.05f, 1e-3f);
-  return {from_zero ? 0.0f : lo - pad, hi + pad};
+  double pad = hi > lo ? (hi - lo) * 0.05 : std::max(std::abs(hi) * 0.05, 1e-3);
+  return {from_zero ? 0.0 : lo - pad, hi + pad};
 }
 
-void plot_points(const Series& s, int width, bool peaks, std::vector<float>& out) {
+void plot_points(const Series& s, int width, bool peaks, double origin, std::vector<float>& out) {
   const int n = std::max(1, s.count), ring = int(s.values.size());
   const int first = s.count == ring ? s.head : 0;  // the oldest sample
   const int w = std::clamp(width, 1, n);
@@ -73,19 +73,19 @@ void plot_points(const Series& s, int width, bool peaks, std::vector<float>& out
   if (ring == 0) return;
   for (int p = 0; p < w; ++p) {
     int a = int(int64_t(p) * n / w), b = std::max(a + 1, int(int64_t(p + 1) * n / w));
-    float v = s.values[size_t((first + a) % ring)];
+    double v = s.values[size_t((first + a) % ring)];
     for (int i = a + 1; i < b; ++i) {
-      float x = s.values[size_t((first + i) % ring)];
+      double x = s.values[size_t((first + i) % ring)];
       v = peaks ? std::max(v, x) : std::min(v, x);
     }
-    out[size_t(p)] = v;
+    out[size_t(p)] = float(v - origin);
   }
 }
 
 namespace {
 
 void size_series(Series& s, int n) {
-  s.values.assign(size_t(n), 0.0f);
+  s.values.assign(size_t(n), 0.0);
   s.head = s.count = 0;
 }
 
@@ -99,8 +99,8 @@ void plot_series(const char* label, const Series& s, const char* overlay, float 
   const PlotRange range = plot_range(s, scale == Scale::FromZero);
   const float width = ImGui::GetContentRegionAvail().x;
   static std::vector<float> points;  // reused: the debugger draws on one thread
-  plot_points(s, int(width), scale == Scale::FromZero, points);
-  ImGui::PlotLines(label, points.data(), int(points.size()), 0, overlay, range.bottom, range.top, ImVec2(width, height));
+  plot_points(s, int(width), scale == Scale::FromZero, range.bottom, points);
+  ImGui::PlotLines(label, points.data(), int(points.size()), 0, overlay, 0.0f, float(range.top - range.bottom), ImVec2(width, height));
 }
 
 // The wide layout's columns, as fractions of the display's width: Pools and the pool map
@@ -321,10 +321,10 @@ void debugger_after_tick(Debugger& dbg, Game& g) {
   ++dbg.ticks_seen;
   PoolPanelData pools = gather_pool_panel(*g.ecs);
   for (size_t i = 0; i < pools.pools.size() && i < dbg.taken_history.size(); ++i) {
-    dbg.taken_history[i].push(float(pools.pools[i].taken));
-    dbg.removes_history[i].push(float(pools.pools[i].tick.removes));
+    dbg.taken_history[i].push(double(pools.pools[i].taken));
+    dbg.removes_history[i].push(double(pools.pools[i].tick.removes));
   }
-  dbg.alive_history.push(float(ants_alive(g)));
+  dbg.alive_history.push(double(ants_alive(g)));
   for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i)
     dbg.tick_system_max[size_t(i)] = std::max(dbg.tick_system_max[size_t(i)], float(g.times.last_ms[size_t(i)]));
   ++dbg.ticks_since_draw;
@@ -753,11 +753,11 @@ void sample_frame(Debugger& dbg, const Game& g, const FrameTimes& ft) {
     dbg.tick_system_max[size_t(i)] = 0;
   }
   dbg.ticks_since_draw = 0;
-  dbg.build_history.push(float(ft.build_ms));
-  dbg.submit_history.push(float(ft.submit_ms));
-  dbg.ui_history.push(float(ft.ui_ms));
-  dbg.fps_history.push(float(ft.fps));
-  dbg.tps_history.push(float(ft.tps));
+  dbg.build_history.push(ft.build_ms);
+  dbg.submit_history.push(ft.submit_ms);
+  dbg.ui_history.push(ft.ui_ms);
+  dbg.fps_history.push(ft.fps);
+  dbg.tps_history.push(ft.tps);
 }
 
 void frame_panel(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink&) {

@@ -51,24 +51,28 @@ struct DebugLink {
 };
 
 // A fixed-length ring of samples, drawn with ImGui::PlotLines (values_offset = head).
+// Samples are doubles: a pool's `taken` passes 2^24 in a million-ant world, where a float
+// would round a change of one entry away.
 struct Series {
-  std::vector<float> values;  // sized once to the ring length
-  int head = 0;               // next write position = oldest sample
+  std::vector<double> values;  // sized once to the ring length
+  int head = 0;                // next write position = oldest sample
   int count = 0;
-  void push(float v);
-  float last() const;
-  float max() const;
+  void push(double v);
+  double last() const;
+  double max() const;
 };
 
 // A series in chronological order as at most `width` points for a plot one pixel per
 // point (Dear ImGui draws one sample per pixel and skips the rest, so a one-tick spike,
 // a bomb's removes, mostly vanished): each point is the largest sample of the run it
-// stands for (peaks) or the smallest (a level's drops).
-void plot_points(const Series& s, int width, bool peaks, std::vector<float>& out);
+// stands for (peaks) or the smallest (a level's drops). Points are taken relative to
+// `origin` (the plot's bottom), so that the floats Dear ImGui draws keep the small changes
+// of a large level.
+void plot_points(const Series& s, int width, bool peaks, double origin, std::vector<float>& out);
 // The vertical range a series is plotted in: from zero (times, rates) or around the span
 // of its samples (levels), with 5 % to spare.
 struct PlotRange {
-  float bottom, top;
+  double bottom, top;
 };
 PlotRange plot_range(const Series& s, bool from_zero);
 

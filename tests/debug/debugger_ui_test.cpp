@@ -143,7 +143,7 @@ TEST_F(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
   dbg.auto_bomb_seconds = 0.5f;  // every 30 ticks
   dbg.bomb_count = 3;
   const u64 alive_at_start = ants_alive(*g);
-  float max_taken_drop = 0;
+  double max_taken_drop = 0;
   int flashed_cells = 0;  // pool-map cells whose owner changed since the previous frame
   for (int frame = 0; frame < 300; ++frame) {
     // Sweep the mouse over the whole display so every hover path and tooltip runs.
@@ -157,12 +157,12 @@ TEST_F(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
     // Frames 200..259 show the pool map one entry per cell, scrolled to the taken boundary.
     if (frame == 200) dbg.map_exact = dbg.map_scroll_to_taken = true;
     if (frame == 260) dbg.map_exact = false;
-    float before = dbg.taken_history[0].last();
+    double before = dbg.taken_history[0].last();
     step(mx, my, false);
     for (float f : dbg.map_flash) flashed_cells += f == 1.0f;
     max_taken_drop = std::max(max_taken_drop, before - dbg.taken_history[0].last());
     expect_pools_shown_match(dbg, *g->ecs);
-    ASSERT_EQ(dbg.taken_history[0].last(), float(g->ecs->stats<RenderPiece>().taken));
+    ASSERT_EQ(dbg.taken_history[0].last(), double(g->ecs->stats<RenderPiece>().taken));
     ImDrawData* dd = ImGui::GetDrawData();
     ASSERT_TRUE(dd && dd->Valid);
     ASSERT_GT(dd->TotalVtxCount, 1000) << "the windows drew next to nothing";
@@ -172,7 +172,7 @@ TEST_F(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
   EXPECT_FALSE(link.pause_request);
   // Bombs fell and killed: the explosion count rose and the render pool's `taken` shows a cliff.
   EXPECT_GT(ants_died(*g).by_cause[size_t(DeathCause::Explosion)], 100u);
-  EXPECT_GT(max_taken_drop, 200.0f);
+  EXPECT_GT(max_taken_drop, 200.0);
   EXPECT_LT(ants_alive(*g), alive_at_start + 2000);
   // Holes filled from the tail show as flashing cells in the pool map.
   EXPECT_GT(flashed_cells, 50);
@@ -416,7 +416,7 @@ TEST_F(DebuggerUi, FrameTimesShowTheSlowestTickOfEachFrame) {
   step(0, 0, false, false);
   EXPECT_EQ(dbg.system_history[destroy].last(), slowest);
   step(0, 0, false, false);
-  EXPECT_EQ(dbg.system_history[destroy].last(), float(g->times.last_ms[destroy]));
+  EXPECT_EQ(dbg.system_history[destroy].last(), double(float(g->times.last_ms[destroy])));
 }
 
 // The Stress window's scenario list starts at the running scenario and follows it.
@@ -434,10 +434,10 @@ TEST_F(DebuggerUi, TheScenarioListPicksTheRunningScenario) {
 // samples drawn 380 wide, and a level's one-tick drop.
 TEST(DebuggerPlot, PointsKeepOneTickSpikesAndDrops) {
   Series s;
-  s.values.assign(1800, 0.0f);
+  s.values.assign(1800, 0.0);
   for (int i = 0; i < 1800 + 77; ++i) s.push(i == 1000 ? 1200.0f : 3.0f);  // wrapped: oldest at head
   std::vector<float> points;
-  plot_points(s, 380, true, points);
+  plot_points(s, 380, true, 0, points);
   ASSERT_EQ(points.size(), 380u);
   EXPECT_EQ(*std::max_element(points.begin(), points.end()), 1200.0f);
   // The spike was sample 1000 of the 1,877 pushed, i.e. 923 of the 1,800 kept, about
@@ -446,14 +446,14 @@ TEST(DebuggerPlot, PointsKeepOneTickSpikesAndDrops) {
   EXPECT_NEAR(double(at), 923.0 * 380 / 1800, 1.0);
   EXPECT_EQ(std::count(points.begin(), points.end(), 3.0f), 379);
   Series level;
-  level.values.assign(1800, 0.0f);
+  level.values.assign(1800, 0.0);
   for (int i = 0; i < 1800; ++i) level.push(i == 500 ? 10.0f : 5000.0f);
-  plot_points(level, 380, false, points);
+  plot_points(level, 380, false, 0, points);
   EXPECT_EQ(*std::min_element(points.begin(), points.end()), 10.0f);
   // Times below a millisecond are plotted to their own scale: a 0.08 ms release among
   // 0.005 ms ticks reaches the top (a floor of 1 ms made it a 2-pixel bump).
   Series times;
-  times.values.assign(600, 0.0f);
+  times.values.assign(600, 0.0);
   for (int i = 0; i < 600; ++i) times.push(i == 300 ? 0.08f : 0.005f);
   PlotRange r = plot_range(times, true);
   EXPECT_EQ(r.bottom, 0.0f);
@@ -464,10 +464,27 @@ TEST(DebuggerPlot, PointsKeepOneTickSpikesAndDrops) {
   EXPECT_LT(r.top, 5500.0f);
   // Fewer samples than pixels: every sample, in order.
   Series few;
-  few.values.assign(600, 0.0f);
+  few.values.assign(600, 0.0);
   for (int i = 0; i < 5; ++i) few.push(float(i));
-  plot_points(few, 380, true, points);
+  plot_points(few, 380, true, 0, points);
   EXPECT_EQ(points, (std::vector<float>{0, 1, 2, 3, 4}));
+}
+
+// A level past 2^24, as a million-ant world's render pool: a change of one entry is kept
+// in the series and in the points, which are taken from the plot's bottom.
+TEST(DebuggerPlot, ALargeLevelKeepsAChangeOfOne) {
+  Series taken;
+  taken.values.assign(1800, 0.0);
+  const double base = 20'000'001;  // odd: a float rounds it to 20,000,000
+  for (int i = 0; i < 10; ++i) taken.push(base + (i >= 5 ? 1 : 0));
+  EXPECT_EQ(taken.last(), base + 1);
+  PlotRange r = plot_range(taken, false);
+  std::vector<float> points;
+  plot_points(taken, 380, false, r.bottom, points);
+  ASSERT_EQ(points.size(), 10u);
+  EXPECT_FLOAT_EQ(points[5] - points[4], 1.0f);
+  EXPECT_GT(points[0], 0.0f);
+  EXPECT_LT(points[9], float(r.top - r.bottom));
 }
 
 // While a replay plays its own commands the game sets commands_off: auto-bomb queues
