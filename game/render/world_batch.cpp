@@ -152,14 +152,31 @@ struct EntityDraw {
     b.quads += list.added;
   }
 
+  // The part of a size x size block at (x0, y0) inside the crowd image: rows [y_begin,
+  // y_end) and columns [x_begin, x_end) of the block, empty when it lies outside. A block
+  // across the image's edge is drawn in part, so that an ant slides out of view instead
+  // of vanishing whole while its centre is still on the screen.
+  struct BlockClip {
+    int x_begin, x_end, y_begin, y_end;
+    bool empty() const { return x_begin >= x_end || y_begin >= y_end; }
+  };
+  BlockClip clip_block(int x0, int y0, int size) const {
+    return {std::max(0, -x0), std::min(size, b.crowd_w - x0), std::max(0, -y0), std::min(size, b.crowd_h - y0)};
+  }
+  // The crowd image's pixel at (x, y), inside the image.
+  uint32_t* crowd_pixel(int x, int y) { return &b.crowd[size_t(y) * size_t(b.crowd_w) + size_t(x)]; }
+  // The top-left corner of a size x size block centred on screen (x, y).
+  static int block_origin(float v, int size) { return int(std::floor(v)) - size / 2; }
+
   // A size x size block of the crowd image centred on screen (x, y).
   void plot_dot(float x, float y, int size, SDL_Color c) {
-    int x0 = int(x) - size / 2, y0 = int(y) - size / 2;
-    if (x0 < 0 || y0 < 0 || x0 + size > b.crowd_w || y0 + size > b.crowd_h) return;
+    const int x0 = block_origin(x, size), y0 = block_origin(y, size);
+    const BlockClip clip = clip_block(x0, y0, size);
+    if (clip.empty()) return;
     const uint32_t px = uint32_t(c.r) | uint32_t(c.g) << 8 | uint32_t(c.b) << 16 | 0xFF000000u;
-    for (int yy = 0; yy < size; ++yy) {
-      uint32_t* row = &b.crowd[size_t(y0 + yy) * size_t(b.crowd_w) + size_t(x0)];
-      for (int xx = 0; xx < size; ++xx) row[xx] = px;
+    for (int yy = clip.y_begin; yy < clip.y_end; ++yy) {
+      uint32_t* row = crowd_pixel(x0 + clip.x_begin, y0 + yy);
+      std::fill(row, row + (clip.x_end - clip.x_begin), px);
     }
     ++b.crowd_dots;
   }
@@ -194,11 +211,12 @@ struct EntityDraw {
     return int(b.stamps.size()) - 1;
   }
 
-  // Queues a stamp centred on screen (x, y), tinted with c, when it lies inside the image.
+  // Queues a stamp centred on screen (x, y), tinted with c, when any of it lies inside
+  // the image (it is clipped when plotted).
   void queue_stamp(float x, float y, int stamp, int dir, SDL_Color c) {
     const int size = b.stamps[size_t(stamp)].size;
-    int x0 = int(x) - size / 2, y0 = int(y) - size / 2;
-    if (x0 < 0 || y0 < 0 || x0 + size > b.crowd_w || y0 + size > b.crowd_h) return;
+    const int x0 = block_origin(x, size), y0 = block_origin(y, size);
+    if (clip_block(x0, y0, size).empty()) return;
     b.stamp_orders.push_back({int16_t(x0), int16_t(y0), uint8_t(stamp), uint8_t(dir), c.r, c.g, c.b});
   }
 
@@ -207,10 +225,12 @@ struct EntityDraw {
   void plot_queued_stamps() {
     const size_t bands = size_t(b.crowd_h / kStampBandRows + 1);
     b.band_start.assign(bands + 1, 0);
-    for (const auto& o : b.stamp_orders) ++b.band_start[size_t(o.y0 / kStampBandRows) + 1];
+    // A stamp across the top edge goes with the first band.
+    auto band = [](const FrameBatch::StampOrder& o) { return size_t(std::max(0, int(o.y0)) / kStampBandRows); };
+    for (const auto& o : b.stamp_orders) ++b.band_start[band(o) + 1];
     for (size_t k = 1; k <= bands; ++k) b.band_start[k] += b.band_start[k - 1];
     b.stamps_by_band.resize(b.stamp_orders.size());
-    for (const auto& o : b.stamp_orders) b.stamps_by_band[b.band_start[size_t(o.y0 / kStampBandRows)]++] = o;
+    for (const auto& o : b.stamp_orders) b.stamps_by_band[b.band_start[band(o)]++] = o;
     for (const auto& o : b.stamps_by_band) plot_stamp(o);
     b.stamp_orders.clear();
   }
@@ -220,23 +240,23 @@ struct EntityDraw {
     const FrameBatch::Stamp& st = b.stamps[o.stamp];
     const int size = st.size, x0 = o.x0, y0 = o.y0, dir = o.dir;
     const SDL_Color c{o.r, o.g, o.b, 255};
-    const uint8_t* alpha = &st.alpha[size_t(dir) * size * size];
-    const uint8_t* shade = &st.shade[size_t(dir) * size * size];
-    for (int yy = 0; yy < size; ++yy) {
-      uint32_t* row = &b.crowd[size_t(y0 + yy) * size_t(b.crowd_w) + size_t(x0)];
-      for (int xx = 0; xx < size; ++xx) {
-        uint32_t sa = *alpha++, sh = *shade++;
+    const BlockClip clip = clip_block(x0, y0, size);
+    for (int yy = clip.y_begin; yy < clip.y_end; ++yy) {
+      uint32_t* pixel = crowd_pixel(x0 + clip.x_begin, y0 + yy);
+      const size_t image_row = (size_t(dir) * size + size_t(yy)) * size;
+      for (int xx = clip.x_begin; xx < clip.x_end; ++xx, ++pixel) {
+        uint32_t sa = st.alpha[image_row + size_t(xx)], sh = st.shade[image_row + size_t(xx)];
         if (sa == 0) continue;
         uint32_t r = (c.r * sh) >> 8, g = (c.g * sh) >> 8, bl = (c.b * sh) >> 8;
-        uint32_t d = row[xx], da = d >> 24;
+        uint32_t d = *pixel, da = d >> 24;
         if (sa == 255 || da == 0) {
-          row[xx] = r | g << 8 | bl << 16 | sa << 24;
+          *pixel = r | g << 8 | bl << 16 | sa << 24;
           continue;
         }
         // Straight-alpha "over".
         uint32_t keep = da * (255 - sa) / 255, oa = sa + keep;
         auto ch = [&](uint32_t src, uint32_t dst) { return (src * sa + dst * keep) / oa; };
-        row[xx] = ch(r, d & 255) | ch(g, d >> 8 & 255) << 8 | ch(bl, d >> 16 & 255) << 16 | oa << 24;
+        *pixel = ch(r, d & 255) | ch(g, d >> 8 & 255) << 8 | ch(bl, d >> 16 & 255) << 16 | oa << 24;
       }
     }
     ++b.crowd_dots;

@@ -57,7 +57,7 @@ struct FrameBatch {
   // kStampBandRows screen rows at a time: the walk finds ants in storage order, anywhere
   // on screen, and plotted as found each stamp's rows of the crowd image were a cache miss.
   struct StampOrder {
-    int16_t x0, y0;  // the stamp's top left pixel (inside the image)
+    int16_t x0, y0;  // the stamp's top left pixel (left of or above the image for a stamp across its edge)
     uint8_t stamp, dir;  // index into stamps, heading
     uint8_t r, g, b;  // tint
   };

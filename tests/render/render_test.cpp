@@ -685,6 +685,20 @@ TEST(RenderBatch, ZoomedOutAnAntIsOneOrTwoQuadsThenOneDot) {
   uint32_t at_nest = b.crowd[size_t(std::lround(screen_y(cam, red.nest_y))) * size_t(b.crowd_w) +
                              size_t(std::lround(screen_x(cam, red.nest_x)))];
   EXPECT_EQ(at_nest, red.color | 0xFF000000u);  // the queen sits on her nest
+  // A dot across the screen's edge is drawn in part: the queen's centre half a pixel
+  // inside the left edge, then half a pixel below the bottom edge.
+  cam.zoom = 2.9f;
+  ASSERT_EQ(detail_for_zoom(cam.zoom), Detail::Dot);
+  cam.x = red.nest_x - (0.5f - cam.view_w * 0.5f) / cam.zoom;
+  clear_batch(b);
+  build_world_batch(b, g, in);
+  const size_t nest_row = size_t(screen_y(cam, red.nest_y)) * size_t(b.crowd_w);
+  EXPECT_EQ(b.crowd[nest_row], red.color | 0xFF000000u) << "the queen at the left edge";
+  cam.x = 48, cam.y = red.nest_y - (float(b.crowd_h) + 0.5f - cam.view_h * 0.5f) / cam.zoom;
+  clear_batch(b);
+  build_world_batch(b, g, in);
+  const size_t bottom_row = size_t(b.crowd_h - 1) * size_t(b.crowd_w);
+  EXPECT_EQ(b.crowd[bottom_row + size_t(screen_x(cam, red.nest_x))], red.color | 0xFF000000u) << "the queen at the bottom edge";
 }
 
 TEST(RenderBatch, ACrowdAtMiddleDistanceIsStampedIntoOneImage) {
@@ -708,8 +722,8 @@ TEST(RenderBatch, ACrowdAtMiddleDistanceIsStampedIntoOneImage) {
   build_world_batch(b, g, in);
   EXPECT_TRUE(b.crowded);
   EXPECT_EQ(b.verts[kLayerBodies].size(), 0u);
-  // Every ant drawn as a quad before is stamped now, except the few whose stamp would
-  // cross the screen edge.
+  // Every ant drawn as a quad before is stamped now (the quads also count ants a few
+  // cells off the screen).
   EXPECT_LE(b.crowd_dots, quads);
   EXPECT_GT(b.crowd_dots, quads * 95 / 100);
   // The stamps carry the colonies' colours.
@@ -732,6 +746,18 @@ TEST(RenderBatch, ACrowdAtMiddleDistanceIsStampedIntoOneImage) {
   };
   EXPECT_GT(opaque_rows(0, kStampBandRows), 100u);
   EXPECT_GT(opaque_rows(b.crowd_h - kStampBandRows, b.crowd_h), 100u);
+  // Every ant whose centre lies on the screen is stamped, also where its stamp crosses
+  // the image's edge (it is drawn in part; whole stamps that did not fit were dropped).
+  size_t on_screen = 0, near_edge = 0;
+  g.ecs->for_each_simulated([&](Record& r) {
+    if (!is_ant(r.payload.kind)) return;
+    float x = screen_x(cam, r.payload.x), y = screen_y(cam, r.payload.y);
+    if (x < 0 || y < 0 || x >= float(b.crowd_w) || y >= float(b.crowd_h)) return;
+    ++on_screen;
+    near_edge += x < 4 || y < 4 || x >= float(b.crowd_w - 4) || y >= float(b.crowd_h - 4);
+  });
+  ASSERT_GT(near_edge, 50u) << "the view should cut through the crowd";
+  EXPECT_GE(b.crowd_dots, on_screen);
 }
 
 // [SECTION] Debugger link and layout, camera, command line
