@@ -408,16 +408,22 @@ TEST(RenderTools, PaintingWaterChangesTheTerrainAndThePicture) {
 
 // A quick stroke: the pointer's motion events come many cells apart, and the line between
 // them is painted whole, not dotted where the events happened to land.
-TEST(RenderTools, AQuickStrokePaintsASolidLine) {
-  Harness h(data("nests.json"));
-  ASSERT_TRUE(h.ok) << h.err;
+// The stroke tests' start: the nests map at 9 pixels a cell, the rock tool, brush 1 (a dab
+// every half cell).
+void take_rock_brush_one(Harness& h) {
   h.look_at(48, 32, 9);
   h.frames(2);
-  h.key(SDLK_7);  // rock
-  h.key(SDLK_LEFTBRACKET), h.key(SDLK_LEFTBRACKET);  // brush 1: a dab every half cell
+  h.key(SDLK_7);
+  h.key(SDLK_LEFTBRACKET), h.key(SDLK_LEFTBRACKET);
   h.frames(1);
   ASSERT_EQ(h.app.tool, Tool::PaintRock);
   ASSERT_EQ(h.app.brush, 1.0f);
+}
+
+TEST(RenderTools, AQuickStrokePaintsASolidLine) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  ASSERT_NO_FATAL_FAILURE(take_rock_brush_one(h));
   const float y = 8.5f;
   h.press_at(h.sx(10.5f), h.sy(y));
   h.frames(1);
@@ -450,12 +456,7 @@ TEST(RenderTools, AQuickStrokePaintsASolidLine) {
 TEST(RenderTools, AStrokeFlickedWithinOneFramePaintsItsLine) {
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
-  h.look_at(48, 32, 9);
-  h.frames(2);
-  h.key(SDLK_7);  // rock
-  h.key(SDLK_LEFTBRACKET), h.key(SDLK_LEFTBRACKET);  // brush 1
-  h.frames(1);
-  ASSERT_EQ(h.app.brush, 1.0f);
+  ASSERT_NO_FATAL_FAILURE(take_rock_brush_one(h));
   const float y = 8.5f;
   h.press_at(h.sx(10.5f), h.sy(y));
   h.drag_to(h.sx(20.5f), h.sy(y));
