@@ -328,8 +328,26 @@ void change_speed(App& app, bool faster) {
   app.speed = faster ? std::min(kMaxSpeed, app.speed * 2) : std::max(1, app.speed / 2);
 }
 
+// The keys that act again while held (the keyboard's repeat): a step, the speed and the
+// brush. Toggles, the tools, the camera keys and the quick save and load act once per press:
+// a held Space would flip the pause thirty times a second, a held F9 reload as often.
+bool acts_on_repeat(SDL_Keycode key) {
+  switch (key) {
+    case SDLK_PERIOD:
+    case SDLK_EQUALS:
+    case SDLK_PLUS:
+    case SDLK_KP_PLUS:
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS:
+    case SDLK_LEFTBRACKET:
+    case SDLK_RIGHTBRACKET: return true;
+    default: return false;
+  }
+}
+
 void handle_key(App& app, const SDL_KeyboardEvent& k) {
   SDL_Keycode key = k.keysym.sym;
+  if (k.repeat && !acts_on_repeat(key)) return;
   if (key >= SDLK_1 && key <= SDLK_9) {
     // During a replay only Select, as on the greyed toolbar.
     if (app.tools_off && key != SDLK_1) say_tools_off(app);

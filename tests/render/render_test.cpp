@@ -337,6 +337,44 @@ TEST(RenderTools, SpacePausesThePeriodStepsAndPlusSpeedsUp) {
   EXPECT_EQ(h.game().tick, t + 1 + 8);  // 8x: eight fixed ticks in one 1/60 s frame
 }
 
+// A held key: the keyboard repeats its down event. Space pauses once however long it is
+// held; a held '.' steps once per repeat and a held ']' grows the brush with each.
+TEST(RenderTools, AHeldKeyTogglesOnceAndStepsOnRepeat) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(2);
+  auto hold = [&](SDL_Keycode k, int repeats) {
+    for (int i = 0; i <= repeats; ++i) {
+      SDL_Event e{};
+      e.type = SDL_KEYDOWN;
+      e.key.windowID = SDL_GetWindowID(h.app.window);
+      e.key.state = SDL_PRESSED;
+      e.key.repeat = i > 0;
+      e.key.keysym.sym = k;
+      e.key.keysym.scancode = SDL_GetScancodeFromKey(k);
+      h.push(e);
+    }
+    SDL_Event up{};
+    up.type = SDL_KEYUP;
+    up.key.windowID = SDL_GetWindowID(h.app.window);
+    up.key.state = SDL_RELEASED;
+    up.key.keysym.sym = k;
+    up.key.keysym.scancode = SDL_GetScancodeFromKey(k);
+    h.push(up);
+    h.frames(1);
+  };
+  hold(SDLK_SPACE, 5);
+  EXPECT_TRUE(h.app.paused) << "six downs of one held Space: one toggle";
+  const uint64_t t = h.game().tick;
+  hold(SDLK_PERIOD, 3);
+  EXPECT_EQ(h.game().tick, t + 4) << "a held '.' steps on each repeat";
+  const float brush = h.app.brush;
+  hold(SDLK_RIGHTBRACKET, 2);
+  EXPECT_EQ(h.app.brush, brush + 3);
+  hold(SDLK_F1, 4);
+  EXPECT_TRUE(h.app.show_help) << "F1 held: the help opens once";
+}
+
 // A key pressed and released within one frame (a quick tap, or any tap at a low frame
 // rate): the interface sees it down for that frame and up the next, and the game acts on
 // it once. Dear ImGui 1.86 reads keys as up or down at NewFrame, so it had never seen
