@@ -394,11 +394,10 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
   }
 }
 
-// A stroke goes on to the pointer at (sx, sy) on the screen. It lays a dab every half
-// brush along the pointer's path, so that a quick movement, whose motion events come
-// cells apart, still paints a solid line.
-void continue_stroke(App& app, int sx, int sy) {
-  float wx = world_x(app.camera, float(sx)), wy = world_y(app.camera, float(sy));
+// A stroke goes on to the world position (wx, wy). It lays a dab every half brush along
+// the pointer's path, so that a quick movement, whose motion events come cells apart,
+// still paints a solid line.
+void continue_stroke(App& app, float wx, float wy) {
   const float step = std::max(0.5f, app.brush * 0.5f);
   float x0 = app.last_paint_x, y0 = app.last_paint_y, d = std::hypot(wx - x0, wy - y0);
   if (!(d <= 4096 * step)) x0 = wx, y0 = wy, d = 0;  // no stroke to continue: a dab here
@@ -410,33 +409,52 @@ void continue_stroke(App& app, int sx, int sy) {
   }
 }
 
+// The camera follows a drag of the pointer to screen (x, y).
+void drag_camera_to(App& app, int x, int y) {
+  app.camera.x -= float(x - app.drag_x) / app.camera.zoom;
+  app.camera.y -= float(y - app.drag_y) / app.camera.zoom;
+  app.drag_x = x, app.drag_y = y;
+}
+
 // A button pressed over the world: the left button uses the tool (and starts a stroke,
 // which follows the path the pointer took before the press was decided), the right and
-// middle ones start dragging the camera.
+// middle ones drag the camera (as far as the pointer has gone since).
 void press_in_world(App& app, const App::Press& p) {
-  Camera& cam = app.camera;
   if (p.button == SDL_BUTTON_LEFT) {
     // A stroke starts where the button went down, on the map or off it.
-    app.last_paint_x = world_x(cam, float(p.x)), app.last_paint_y = world_y(cam, float(p.y));
-    apply_tool(app, app.last_paint_x, app.last_paint_y, true);
+    app.last_paint_x = p.wx, app.last_paint_y = p.wy;
+    apply_tool(app, p.wx, p.wy, true);
     for (int k = 0; k < p.path_count; ++k) continue_stroke(app, p.path_x[k], p.path_y[k]);
     app.painting = !p.released;
   } else if (p.button == SDL_BUTTON_RIGHT || p.button == SDL_BUTTON_MIDDLE) {
-    app.dragging = !p.released;
+    app.drag_button = p.button;
     app.drag_x = p.x, app.drag_y = p.y;
+    if (p.moved) drag_camera_to(app, p.moved_x, p.moved_y);
+    app.dragging = !p.released;
     app.follow = false;
   }
 }
 
-// A motion event while this frame's last press is a left one still held and not yet
-// decided: a point of its path (the last point replaced once the path is full).
-void keep_path_of_pending_press(App& app, int x, int y) {
-  if (app.press_count == 0) return;
-  App::Press& p = app.presses[app.press_count - 1];
-  if (p.button != SDL_BUTTON_LEFT || p.released) return;
-  int k = std::min(p.path_count, App::kMaxPathPoints - 1);
-  p.path_x[k] = x, p.path_y[k] = y;
-  p.path_count = k + 1;
+// A press as its event found it: screen and world position.
+App::Press press_of(const App& app, const SDL_MouseButtonEvent& b) {
+  App::Press p{b.x, b.y, b.button};
+  p.wx = world_x(app.camera, float(b.x)), p.wy = world_y(app.camera, float(b.y));
+  return p;
+}
+
+// A motion event while presses of this frame are held and not yet decided: a point of a
+// left press's path (the last point replaced once the path is full), the place a right or
+// middle press's drag has reached.
+void follow_pending_presses(App& app, int x, int y) {
+  for (int i = 0; i < app.press_count; ++i) {
+    App::Press& p = app.presses[i];
+    if (p.released) continue;
+    p.moved = true, p.moved_x = x, p.moved_y = y;
+    if (p.button != SDL_BUTTON_LEFT) continue;
+    int k = std::min(p.path_count, App::kMaxPathPoints - 1);
+    p.path_x[k] = world_x(app.camera, float(x)), p.path_y[k] = world_y(app.camera, float(y));
+    p.path_count = k + 1;
+  }
 }
 
 }  // namespace
@@ -468,25 +486,19 @@ void app_handle_event(App& app, const SDL_Event& e) {
     case SDL_MOUSEBUTTONDOWN:
       // Whether a press is the interface's is known only after NewFrame has placed the
       // pointer: decided in begin_interface_frame.
-      if (!app.imgui_ready) press_in_world(app, App::Press{e.button.x, e.button.y, e.button.button});
-      else if (app.press_count < App::kMaxPresses) app.presses[app.press_count++] = {e.button.x, e.button.y, e.button.button};
+      if (!app.imgui_ready) press_in_world(app, press_of(app, e.button));
+      else if (app.press_count < App::kMaxPresses) app.presses[app.press_count++] = press_of(app, e.button);
       break;
     case SDL_MOUSEBUTTONUP:
       for (int i = 0; i < app.press_count; ++i)
         if (app.presses[i].button == e.button.button) app.presses[i].released = true;
-      if (e.button.button == SDL_BUTTON_LEFT)
-        app.painting = false;
-      else
-        app.dragging = false;
+      if (e.button.button == SDL_BUTTON_LEFT) app.painting = false;
+      if (e.button.button == app.drag_button) app.dragging = false;
       break;
     case SDL_MOUSEMOTION:
-      if (app.dragging) {
-        cam.x -= float(e.motion.x - app.drag_x) / cam.zoom;
-        cam.y -= float(e.motion.y - app.drag_y) / cam.zoom;
-        app.drag_x = e.motion.x, app.drag_y = e.motion.y;
-      }
-      if (app.painting && !ui_mouse) continue_stroke(app, e.motion.x, e.motion.y);
-      keep_path_of_pending_press(app, e.motion.x, e.motion.y);
+      if (app.dragging) drag_camera_to(app, e.motion.x, e.motion.y);
+      if (app.painting && !ui_mouse) continue_stroke(app, world_x(cam, float(e.motion.x)), world_y(cam, float(e.motion.y)));
+      follow_pending_presses(app, e.motion.x, e.motion.y);
       break;
     case SDL_MOUSEWHEEL:
       if (!ui_mouse && e.wheel.y != 0) {
@@ -605,6 +617,12 @@ namespace {
 // NewFrame places the pointer and finds the panel under it, and only then do this frame's
 // button presses go to the world, or not (a press over a panel is the panel's alone). A
 // bomb dropped this frame then explodes in this frame's tick.
+// In a frame with presses the pointer is placed where the first went down, not where the
+// pointer has gone since: a press on the map flicked onto a panel within the frame is
+// the world's (and clicks no button where it ended), a press on a button whose pointer
+// has left it is the button's. The Dear ImGui backend gives it a press within the frame
+// as a button held this frame, so it takes the click at that place. Later presses of the
+// same frame (rare: two clicks in one frame) go where the first went.
 void begin_interface_frame(App& app) {
   ImGui_ImplSDLRenderer_NewFrame();
   ImGui_ImplSDL2_NewFrame();
@@ -612,7 +630,9 @@ void begin_interface_frame(App& app) {
   // SDL's global mouse state on X11, which SDL refreshes only on raw input events: with a
   // pointer that sends none (Xvfb and xdotool here) it stayed where the last click was, and
   // a click on a panel reached the world while the next click on the world was lost.
-  if ((SDL_GetWindowFlags(app.window) & SDL_WINDOW_MOUSE_FOCUS) || app.pointer_in_window) {
+  if (app.press_count > 0) {
+    ImGui::GetIO().MousePos = ImVec2(float(app.presses[0].x), float(app.presses[0].y));
+  } else if ((SDL_GetWindowFlags(app.window) & SDL_WINDOW_MOUSE_FOCUS) || app.pointer_in_window) {
     int mx = 0, my = 0;
     SDL_GetMouseState(&mx, &my);
     ImGui::GetIO().MousePos = ImVec2(float(mx), float(my));

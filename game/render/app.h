@@ -88,20 +88,27 @@ struct App {
   bool painting = false;  // left button held with a paint tool
   float last_paint_x = -1e9f, last_paint_y = -1e9f;  // the stroke's last dab (its start after a press)
   bool dragging = false;  // right/middle button held
+  Uint8 drag_button = 0;  // the button that drags
   int drag_x = 0, drag_y = 0;
   // Button presses of this frame's events, handed to the world or not once Dear ImGui's
-  // NewFrame has seen the pointer where they happened (see begin_interface_frame).
-  // A left press also keeps the pointer's path until it is decided, so that a stroke
-  // flicked within one frame (down, motion, up) paints its line, not one dab: up to
-  // kMaxPathPoints motion events, the last one replaced when more come (a dab is laid every
-  // half brush between two points, so a dropped point only straightens the line).
+  // NewFrame has seen the pointer where the first of them happened (see
+  // begin_interface_frame). Until then a press keeps what the pointer did: a left press
+  // the world positions of its path, so that a stroke flicked within one frame (down,
+  // motion, up) paints its line, not one dab (up to kMaxPathPoints motion events, the last
+  // one replaced when more come: a dab is laid every half brush between two points, so a
+  // dropped point only straightens the line); a right or middle press where the pointer
+  // went, so that a quick drag pans. World positions are taken with the camera of the
+  // moment of each event.
   static constexpr int kMaxPathPoints = 16;
   struct Press {
     int x, y;
     Uint8 button;
+    float wx = 0, wy = 0;  // (x, y) in the world
     bool released = false;  // let go within the same frame: no stroke or drag follows
     int path_count = 0;
-    int path_x[kMaxPathPoints] = {}, path_y[kMaxPathPoints] = {};
+    float path_x[kMaxPathPoints] = {}, path_y[kMaxPathPoints] = {};
+    int moved_x = 0, moved_y = 0;  // the pointer's last position (a drag's)
+    bool moved = false;
   };
   static constexpr int kMaxPresses = 8;
   Press presses[kMaxPresses];

@@ -103,6 +103,7 @@ struct Harness : colony_test::OffscreenApp {
   }
   void release_at(int x, int y) { left_button(SDL_MOUSEBUTTONUP, x, y); }
   void drag_to(int x, int y) {
+    SDL_WarpMouseInWindow(app.window, x, y);  // the pointer goes there, as a hand moves it
     SDL_Event m{};
     m.type = SDL_MOUSEMOTION;
     m.motion.windowID = SDL_GetWindowID(app.window);
@@ -110,11 +111,12 @@ struct Harness : colony_test::OffscreenApp {
     m.motion.x = x, m.motion.y = y;
     push(m);
   }
-  void left_button(Uint32 type, int x, int y) {
+  void left_button(Uint32 type, int x, int y) { button(type, SDL_BUTTON_LEFT, x, y); }
+  void button(Uint32 type, Uint8 which, int x, int y) {
     SDL_Event e{};
     e.type = type;
     e.button.windowID = SDL_GetWindowID(app.window);
-    e.button.button = SDL_BUTTON_LEFT;
+    e.button.button = which;
     e.button.state = type == SDL_MOUSEBUTTONDOWN ? SDL_PRESSED : SDL_RELEASED;
     e.button.clicks = 1;
     e.button.x = x, e.button.y = y;
@@ -129,6 +131,18 @@ std::vector<Handle> ants_within(Game& g, float x, float y, float r0, float r1) {
     if (std::hypot(r.payload.x - x, r.payload.y - y) >= r0) out.push_back(r.header.handle);
   });
   return out;
+}
+
+// The stroke tests' start: the nests map at 9 pixels a cell, the rock tool, brush 1 (a dab
+// every half cell).
+void take_rock_brush_one(Harness& h) {
+  h.look_at(48, 32, 9);
+  h.frames(2);
+  h.key(SDLK_7);
+  h.key(SDLK_LEFTBRACKET), h.key(SDLK_LEFTBRACKET);
+  h.frames(1);
+  ASSERT_EQ(h.app.tool, Tool::PaintRock);
+  ASSERT_EQ(h.app.brush, 1.0f);
 }
 
 bool reddish(Rgb p) { return p.r > 120 && p.r > p.g + 60 && p.r > p.b + 60; }
@@ -312,6 +326,75 @@ TEST(RenderTools, AClickOnADebuggerPanelNeverReachesTheWorld) {
   EXPECT_NEAR(h.game().blasts[0].y, world_y(h.app.camera, open->y), 0.5f);
 }
 
+// A press is the world's or the interface's by where it went down, not where the pointer
+// is when the frame decides: a stroke pressed on the map and flicked onto a panel within
+// one frame paints; a press on a panel dragged out over the map within one frame paints
+// nothing. A right-button drag flicked within one frame pans, and only its own button's
+// release ends a drag.
+TEST(RenderTools, APressIsDecidedWhereItWentDown) {
+  Harness h(data("nests.json"), 1280, 800);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.key(SDLK_F3);
+  ASSERT_NO_FATAL_FAILURE(take_rock_brush_one(h));
+  h.frames(2);
+  ImGuiWindow* pools = ImGui::FindWindowByName("Pools");
+  ASSERT_NE(pools, nullptr);
+  const ImRect panel = pools->Rect();
+  const int px = int(panel.GetCenter().x), py = int(panel.GetCenter().y);
+  auto covered = [](float x, float y) {
+    for (ImGuiWindow* w : GImGui->Windows)
+      if ((w->Active || w->WasActive) && !w->Hidden && w->Rect().Contains(ImVec2(x, y))) return true;
+    return false;
+  };
+  // Two points of the map, uncovered, on the map's grass, 12 cells apart.
+  const int ay = h.sy(20.5f), ax = h.sx(40.5f), bx = h.sx(52.5f);
+  ASSERT_FALSE(covered(float(ax), float(ay)) || covered(float(bx), float(ay)));
+  auto rock_at = [&](int x, int y) {
+    return h.game().terrain[cell_index(h.game(), world_x(h.app.camera, float(x)), world_y(h.app.camera, float(y)))] == Terrain::Rock;
+  };
+  ASSERT_FALSE(rock_at(ax, ay) || rock_at(bx, ay));
+  // The pointer is in the window (the window system says so; the hidden test window never
+  // has SDL's mouse focus), so each frame places it where SDL's events left it.
+  SDL_Event enter{};
+  enter.type = SDL_WINDOWEVENT;
+  enter.window.windowID = SDL_GetWindowID(h.app.window);
+  enter.window.event = SDL_WINDOWEVENT_ENTER;
+  h.push(enter);
+  h.frames(1);
+  // Down on the map, onto the panel, up there: the world's stroke.
+  h.press_at(ax, ay);
+  h.drag_to(px, py);
+  h.release_at(px, py);
+  h.frames(2);
+  EXPECT_TRUE(rock_at(ax, ay)) << "a press on the map flicked onto a panel painted nothing";
+  EXPECT_FALSE(h.app.painting);
+  // Down on the panel, out over the map, up there: the panel's.
+  h.press_at(px, py);
+  h.drag_to(bx, ay);
+  h.release_at(bx, ay);
+  h.frames(2);
+  EXPECT_FALSE(rock_at(bx, ay)) << "a press on a panel painted where the pointer went";
+  // A right-button drag within one frame: the camera follows it.
+  const float cam_x = h.app.camera.x;
+  h.button(SDL_MOUSEBUTTONDOWN, SDL_BUTTON_RIGHT, ax, ay);
+  h.drag_to(ax + 90, ay);
+  h.button(SDL_MOUSEBUTTONUP, SDL_BUTTON_RIGHT, ax + 90, ay);
+  h.frames(1);
+  EXPECT_NEAR(h.app.camera.x, cam_x - 90 / h.app.camera.zoom, 1e-3f);
+  EXPECT_FALSE(h.app.dragging);
+  // A drag held over frames is ended by its own button only.
+  h.button(SDL_MOUSEBUTTONDOWN, SDL_BUTTON_MIDDLE, ax, ay);
+  h.frames(1);
+  ASSERT_TRUE(h.app.dragging);
+  h.button(SDL_MOUSEBUTTONDOWN, SDL_BUTTON_X1, ax, ay);
+  h.button(SDL_MOUSEBUTTONUP, SDL_BUTTON_X1, ax, ay);
+  h.frames(1);
+  EXPECT_TRUE(h.app.dragging) << "another button's release ended the drag";
+  h.button(SDL_MOUSEBUTTONUP, SDL_BUTTON_MIDDLE, ax, ay);
+  h.frames(1);
+  EXPECT_FALSE(h.app.dragging);
+}
+
 TEST(RenderTools, SpacePausesThePeriodStepsAndPlusSpeedsUp) {
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
@@ -446,18 +529,6 @@ TEST(RenderTools, PaintingWaterChangesTheTerrainAndThePicture) {
 
 // A quick stroke: the pointer's motion events come many cells apart, and the line between
 // them is painted whole, not dotted where the events happened to land.
-// The stroke tests' start: the nests map at 9 pixels a cell, the rock tool, brush 1 (a dab
-// every half cell).
-void take_rock_brush_one(Harness& h) {
-  h.look_at(48, 32, 9);
-  h.frames(2);
-  h.key(SDLK_7);
-  h.key(SDLK_LEFTBRACKET), h.key(SDLK_LEFTBRACKET);
-  h.frames(1);
-  ASSERT_EQ(h.app.tool, Tool::PaintRock);
-  ASSERT_EQ(h.app.brush, 1.0f);
-}
-
 TEST(RenderTools, AQuickStrokePaintsASolidLine) {
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
