@@ -28,9 +28,9 @@ void clear_batch(FrameBatch& b) {
 }
 
 void free_batch(FrameBatch& b) {
-  if (b.crowd_texture) SDL_DestroyTexture(b.crowd_texture);
-  b.crowd_texture = nullptr;
-  b.crowd_texture_w = b.crowd_texture_h = 0;
+  for (const auto& t : b.crowd_tiles) SDL_DestroyTexture(t.texture);
+  b.crowd_tiles.clear();
+  b.crowd_tiles_w = b.crowd_tiles_h = 0;
 }
 
 namespace {
@@ -405,17 +405,43 @@ void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
 
 namespace {
 
+// The tiles for this frame's image size, made when it changed: each at most the renderer's
+// largest texture (or crowd_tile_max) on a side. False, with the tiles freed and the
+// reason logged once per size, when SDL could not make one.
+bool make_crowd_tiles(FrameBatch& b, SDL_Renderer* renderer) {
+  if (b.crowd_tiles_w == b.crowd_w && b.crowd_tiles_h == b.crowd_h) return !b.crowd_tiles.empty();
+  free_batch(b);
+  SDL_RendererInfo info{};
+  SDL_GetRendererInfo(renderer, &info);
+  auto side = [&](int limit, int image) {
+    int s = limit > 0 ? limit : image;
+    return b.crowd_tile_max > 0 ? std::min(s, b.crowd_tile_max) : s;
+  };
+  const int tw = side(info.max_texture_width, b.crowd_w), th = side(info.max_texture_height, b.crowd_h);
+  for (int y = 0; y < b.crowd_h; y += th)
+    for (int x = 0; x < b.crowd_w; x += tw) {
+      SDL_Rect r{x, y, std::min(tw, b.crowd_w - x), std::min(th, b.crowd_h - y)};
+      SDL_Texture* t = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, r.w, r.h);
+      if (!t) {
+        SDL_Log("colony: no %dx%d texture for the far-zoom crowd: %s", r.w, r.h, SDL_GetError());
+        free_batch(b);
+        b.crowd_tiles_w = b.crowd_w, b.crowd_tiles_h = b.crowd_h;  // not again for this size
+        return false;
+      }
+      SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND);
+      b.crowd_tiles.push_back({t, r});
+    }
+  b.crowd_tiles_w = b.crowd_w, b.crowd_tiles_h = b.crowd_h;
+  return true;
+}
+
 void submit_crowd(FrameBatch& b, SDL_Renderer* renderer) {
-  if (!b.crowd_texture || b.crowd_texture_w != b.crowd_w || b.crowd_texture_h != b.crowd_h) {
-    free_batch(b);
-    b.crowd_texture =
-        SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STREAMING, b.crowd_w, b.crowd_h);
-    if (!b.crowd_texture) return;
-    SDL_SetTextureBlendMode(b.crowd_texture, SDL_BLENDMODE_BLEND);
-    b.crowd_texture_w = b.crowd_w, b.crowd_texture_h = b.crowd_h;
+  if (!make_crowd_tiles(b, renderer)) return;
+  for (const auto& t : b.crowd_tiles) {
+    const uint32_t* from = &b.crowd[size_t(t.rect.y) * size_t(b.crowd_w) + size_t(t.rect.x)];
+    SDL_UpdateTexture(t.texture, nullptr, from, b.crowd_w * 4);
+    SDL_RenderCopy(renderer, t.texture, nullptr, &t.rect);
   }
-  SDL_UpdateTexture(b.crowd_texture, nullptr, b.crowd.data(), b.crowd_w * 4);
-  SDL_RenderCopy(renderer, b.crowd_texture, nullptr, nullptr);
 }
 
 }  // namespace

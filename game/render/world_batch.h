@@ -43,8 +43,16 @@ struct FrameBatch {
   std::vector<uint32_t> crowd;  // screen pixels, ABGR8888, transparent where no ant is
   int crowd_w = 0, crowd_h = 0;
   uint32_t crowd_dots = 0;  // ants plotted this frame
-  SDL_Texture* crowd_texture = nullptr;
-  int crowd_texture_w = 0, crowd_texture_h = 0;
+  // The crowd image goes to the screen in tiles no larger than the renderer's largest
+  // texture (a window of 16384 pixels on a driver whose limit is 8192 showed no crowd at
+  // all). crowd_tile_max, when set, is a smaller limit (the tests use it).
+  struct CrowdTile {
+    SDL_Texture* texture;
+    SDL_Rect rect;  // its part of the image and of the screen
+  };
+  std::vector<CrowdTile> crowd_tiles;
+  int crowd_tiles_w = 0, crowd_tiles_h = 0;  // the image size the tiles were made for
+  int crowd_tile_max = 0;
   // Crowded middle distance: the whole-ant sprite pre-rotated to kStampDirections headings
   // at the current size, stamped into the crowd image instead of one quad per ant.
   struct Stamp {

@@ -811,6 +811,26 @@ TEST(RenderBatch, ZoomedOutAnAntIsOneOrTwoQuadsThenOneDot) {
   EXPECT_EQ(b.crowd[bottom_row + size_t(screen_x(cam, red.nest_x))], red.color | 0xFF000000u) << "the queen at the bottom edge";
 }
 
+// The crowd image goes to the screen in tiles no larger than the renderer's largest
+// texture: cut into 48 tiles of at most 100 pixels a side, the frame is the same picture.
+TEST(RenderBatch, TheCrowdImageInTilesIsTheSamePicture) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.app.paused = true;
+  h.look_at(48, 32, 1);
+  h.frames(2);
+  ASSERT_GT(h.app.batch.crowd_dots, 100u);
+  ASSERT_EQ(h.app.batch.crowd_tiles.size(), 1u);
+  const std::vector<uint32_t> whole = h.app.frame_pixels;
+  h.app.batch.crowd_tile_max = 100;
+  free_batch(h.app.batch);
+  h.frames(1);
+  ASSERT_EQ(h.app.batch.crowd_tiles.size(), 48u);  // 8 x 6 tiles for 800 x 600
+  size_t differ = 0;
+  for (size_t i = 0; i < whole.size(); ++i) differ += whole[i] != h.app.frame_pixels[i];
+  EXPECT_EQ(differ, 0u);
+}
+
 TEST(RenderBatch, ACrowdAtMiddleDistanceIsStampedIntoOneImage) {
   Harness h(data("ants_20k.json"));
   ASSERT_TRUE(h.ok) << h.err;
