@@ -43,10 +43,12 @@ struct ChunkGrid {
  private:
   // Column/row under a coordinate in cells, clamped to the grid. Clamps in float first so
   // huge, infinite or NaN coordinates never reach an undefined float-to-int conversion.
+  // The grid's last chunk may reach past 2^32 cells (the chunk count rounds up), so the
+  // whole cell is taken in 64 bits.
   static i32 clamped_index(float v, u32 cell_size, u32 count) {
     if (!(v > 0)) return 0;  // negative, zero or NaN
     if (v >= float(u64(count) * cell_size)) return i32(count - 1);
-    u32 i = u32(v) / cell_size;  // whole cell first, as chunk_of_cell does
+    u64 i = u64(v) / cell_size;  // whole cell first, as chunk_of_cell does
     return i < count ? i32(i) : i32(count - 1);
   }
   // Distance from v to the span of chunk column/row i (0 when v is inside it).

@@ -126,6 +126,14 @@ TEST(ChunkGrid, ChunkCountsRoundUpWithoutWrapping) {
   EXPECT_EQ(g.chunks_x, 4u);
   EXPECT_EQ(g.chunks_y, 1u);
   EXPECT_EQ(g.chunk_of_cell(0xFFFFFFFEu, 0), 3u);
+  // A position past 2^32 cells but inside the last chunk's rounded-up span (2^32 - 1 cells
+  // in chunks of 3 x 2^30: two chunks reaching 6 x 2^30) is in the last chunk; a 32-bit
+  // conversion of the position wrapped it into the first.
+  ChunkGrid wide = ChunkGrid::make(0xFFFFFFFFu, 1, 3u << 30);
+  ASSERT_EQ(wide.chunks_x, 2u);
+  EXPECT_EQ(wide.chunk_at(5e9f, 0), 1u);
+  EXPECT_EQ(wide.chunk_at(4.3e9f, 0), 1u);
+  EXPECT_EQ(wide.chunk_at(1e9f, 0), 0u);
 }
 
 TEST(Query, ForEachInRadiusFindsJustInsideNotJustOutside) {
