@@ -1058,13 +1058,15 @@ class World {
       const BackPointer& bp = p.owners[s];
       Handle owner = owner_of(bp);
       if (owner.is_null()) { v.report(C::kPoolName, s, {u32(bp.owner_index), u32(bp.owner_generation)}, "entry owned by a dead or stale handle"); continue; }
-      const Record& r = *as_record(store_.record_of_index(bp.owner_index));
+      // The owner's chunk from the directory, not its record: a corrupt directory entry
+      // (validate_record's report) may point anywhere.
+      const u32 owner_chunk = store_.dir(bp.owner_index).chunk;
       const auto& l = list_at<C>(bp.owner_index);
       // A count past the maximum (a corrupt save) is validate_slots' report; no slot past
       // the list is read.
       u32 listed = std::min<u32>(l.reserved, Pool<C>::kMax);
       if (bp.local >= listed || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
-      else if (bp.chunk != r.header.chunk) v.report(C::kPoolName, s, owner, "back-pointer chunk " + std::to_string(bp.chunk) + " but the owner is in chunk " + std::to_string(r.header.chunk));
+      else if (bp.chunk != owner_chunk) v.report(C::kPoolName, s, owner, "back-pointer chunk " + std::to_string(bp.chunk) + " but the owner is in chunk " + std::to_string(owner_chunk));
     }
     // The dead-entry bitmap is all zero between releases: a bit left set would make the
     // next batch take a live entry for a dead one.

@@ -85,6 +85,18 @@ TEST(Validator, ABlockChainLeavingTheArenaIsReportedNotFollowed) {
   EXPECT_EQ(violations(f.w), "");
 }
 
+// A directory entry naming a block past the arena is reported, and no pass reads the
+// record it names (the pool pass takes the owner's chunk from the directory).
+TEST(Validator, ADirectoryEntryPointingPastTheArenaIsReportedNotFollowed) {
+  Corruptible f;
+  const u32 block = f.w.store().dir(f.a.index).block;
+  f.w.store().dir_mut(f.a.index).block = 0xFFFF0000u;
+  auto vs = f.w.validate();
+  EXPECT_TRUE(reported(vs, "", kNone, f.a, "directory does not point at the record")) << all_text(vs);
+  f.w.store().dir_mut(f.a.index).block = block;
+  EXPECT_EQ(violations(f.w), "");
+}
+
 TEST(Validator, BackPointerToTheWrongOwner) {
   Corruptible f;
   u32 entry = f.w.list<Piece>(f.rec(f.a)).slot[2];
