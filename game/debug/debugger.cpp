@@ -101,6 +101,22 @@ void plot_series(const char* label, const Series& s, const char* overlay, float 
   static std::vector<float> points;  // reused: the debugger draws on one thread
   plot_points(s, int(width), scale == Scale::FromZero, range.bottom, points);
   ImGui::PlotLines(label, points.data(), int(points.size()), 0, overlay, 0.0f, float(range.top - range.bottom), ImVec2(width, height));
+  // The points are drawn from the plot's bottom: Dear ImGui's own tooltip would show them
+  // so. This one, over it, names the same two points (its arithmetic) in the series' units.
+  if (ImGui::IsItemHovered() && points.size() >= 2) {
+    const ImVec2 pad = ImGui::GetStyle().FramePadding;
+    const float left = ImGui::GetItemRectMin().x + pad.x, right = ImGui::GetItemRectMax().x - pad.x;
+    const float t = std::clamp((ImGui::GetIO().MousePos.x - left) / std::max(1.0f, right - left), 0.0f, 0.9999f);
+    const int i = int(t * float(points.size() - 1));
+    // A count (taken, ants alive) whole, a time to four digits.
+    char a[32], b[32];
+    auto show = [&](char* out, float point) {
+      const double v = double(point) + range.bottom;
+      std::snprintf(out, 32, std::abs(v - std::round(v)) < 1e-3 ? "%.0f" : "%.4g", v);
+    };
+    show(a, points[size_t(i)]), show(b, points[size_t(i) + 1]);
+    ImGui::SetTooltip("%d: %s\n%d: %s", i, a, i + 1, b);
+  }
 }
 
 // The wide layout's columns, as fractions of the display's width: Pools and the pool map
@@ -335,7 +351,8 @@ void debugger_after_tick(Debugger& dbg, Game& g) {
   }
 }
 
-Handle debugger_highlight(const Debugger& dbg) {
+Handle debugger_highlight(const Debugger& dbg, const Game& game) {
+  if (game.ecs.get() != dbg.world_seen) return {};
   if (dbg.open && dbg.show_pool_map && dbg.map_hover.valid) return dbg.map_hover.owner;
   return dbg.selected;
 }
@@ -519,9 +536,13 @@ void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayou
     if (dbg.map_flash[i] > 0)
       dl->AddRectFilled(p, ImVec2(p.x + cs - gap, p.y + cs - gap), IM_COL32(255, 255, 255, int(200 * dbg.map_flash[i])));
   }
-  // The taken boundary: a white bar at the left edge of the cell holding entry `taken`.
+  // The taken boundary: a white bar at the left edge of the cell holding entry `taken`,
+  // or at the right edge of the last cell when the map ends there.
   if (layout.taken <= layout.range) {
-    ImVec2 p = cell_pos(origin, layout, layout.taken / layout.entries_per_cell);
+    unsigned long long cell = layout.taken / layout.entries_per_cell;
+    const bool at_end = cell > 0 && cell * layout.entries_per_cell >= layout.range;
+    ImVec2 p = cell_pos(origin, layout, at_end ? cell - 1 : cell);
+    if (at_end) p.x += cs;
     dl->AddLine(ImVec2(p.x, p.y - 2), ImVec2(p.x, p.y + cs + 1), IM_COL32_WHITE, 2.0f);
   }
   // The selected entity's entries in this pool, outlined.
@@ -545,7 +566,7 @@ void pool_map_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) 
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(50);
-  ImGui::SliderInt("px", &dbg.map_cell_px, 2, 16);
+  ImGui::SliderInt("px", &dbg.map_cell_px, 2, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
   ImGui::Checkbox("capacity", &dbg.map_show_capacity);
   ImGui::SameLine();
@@ -803,7 +824,7 @@ void stress_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   dbg.spawn_count = std::clamp(dbg.spawn_count, 1, 1000000);
   // Colonies are numbered from 1 here as everywhere the player sees them.
   int colonies = std::max(1, int(g.colonies.size())), colony_shown = dbg.spawn_colony + 1;
-  ImGui::SliderInt("colony", &colony_shown, 1, colonies);
+  ImGui::SliderInt("colony", &colony_shown, 1, colonies, "%d", ImGuiSliderFlags_AlwaysClamp);
   dbg.spawn_colony = std::clamp(colony_shown - 1, 0, colonies - 1);
   ImGui::Combo("caste", &dbg.spawn_caste, "worker\0soldier\0");
   if (ImGui::Button("spawn")) queue_spawn(dbg, g);
@@ -811,11 +832,11 @@ void stress_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   section_title("Bombs");
   ImGui::InputInt("spots", &dbg.bomb_count, 1, 10);
   dbg.bomb_count = std::clamp(dbg.bomb_count, 1, 1000);
-  ImGui::SliderFloat("radius", &dbg.bomb_radius, 1.0f, 40.0f, "%.0f");
+  slider_in_range("radius", &dbg.bomb_radius, 1.0f, 40.0f, "%.0f");
   if (ImGui::Button("bomb random ants")) queue_random_bombs(dbg, g);
   ImGui::Checkbox("auto-bomb", &dbg.auto_bomb);
-  ImGui::SliderFloat("every s", &dbg.auto_bomb_seconds, 0.5f, 30.0f, "%.1f");
-  ImGui::SliderInt("kill %", &dbg.kill_percent, 1, 100);
+  slider_in_range("every s", &dbg.auto_bomb_seconds, 0.5f, 30.0f, "%.1f");
+  ImGui::SliderInt("kill %", &dbg.kill_percent, 1, 100, "%d", ImGuiSliderFlags_AlwaysClamp);
   if (ImGui::Button("kill at random")) queue_random_kill(dbg, g);
   ImGui::EndDisabled();
 

@@ -5,7 +5,7 @@
 //   debugger_handle_key(dbg, event)      for each SDL event (F3 toggles; true = consumed)
 //   debugger_after_tick(dbg, game)       after every simulate_tick (history, validator)
 //   draw_debugger(dbg, game, times, link) between ImGui::NewFrame() and ImGui::Render()
-//   debugger_highlight(dbg)              the entity whose pieces the world view highlights
+//   debugger_highlight(dbg, game)        the entity whose pieces the world view highlights
 // and reads back DebugLink (selection, camera jump, pause request, scenario to load).
 //
 // Everything the debugger changes in the world goes through queue_command(), so
@@ -205,8 +205,9 @@ void queue_random_bombs(Debugger& dbg, Game& game);  // bomb_count bombs on rand
 void queue_random_kill(Debugger& dbg, Game& game);   // kill kill_percent % of all ants
 // Draws every open debugger window. Call between ImGui::NewFrame() and ImGui::Render().
 void draw_debugger(Debugger& dbg, Game& game, const FrameTimes& times, DebugLink& link);
-// The entity whose pieces the world view highlights (null when none).
-Handle debugger_highlight(const Debugger& dbg);
+// The entity whose pieces the world view highlights (null when none, and for a world the
+// debugger has not seen yet: a handle of the world before a load may name another entity).
+Handle debugger_highlight(const Debugger& dbg, const Game& game);
 // Where the game's banners go while the debugger is open: the span of the display's width
 // its top panels leave free (between Pools and the inspector, or right of the column).
 struct FreeSpan {

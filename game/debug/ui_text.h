@@ -1,5 +1,6 @@
 // ui_text.h — what the HUD and the debugger draw alike: the colour of a recording or a
-// replay, and wrapped text in a colour (Dear ImGui 1.86's TextColored does not wrap).
+// replay, wrapped text in a colour (Dear ImGui 1.86's TextColored does not wrap) and a
+// float slider that keeps a typed value in its range.
 #pragma once
 #include <imgui.h>
 
@@ -19,6 +20,14 @@ inline void text_wrapped_colored(const ImVec4& color, const char* fmt, ...) {
   ImGui::TextWrappedV(fmt, args);
   va_end(args);
   ImGui::PopStyleColor();
+}
+
+// A float slider whose value stays in [lo, hi] also when typed (ctrl+click): Dear ImGui
+// clamps a typed number with AlwaysClamp, but not a typed "nan". True when changed.
+inline bool slider_in_range(const char* label, float* v, float lo, float hi, const char* format) {
+  bool changed = ImGui::SliderFloat(label, v, lo, hi, format, ImGuiSliderFlags_AlwaysClamp);
+  if (!(*v >= lo && *v <= hi)) *v = lo;
+  return changed;
 }
 
 }  // namespace colony

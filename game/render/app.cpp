@@ -773,7 +773,7 @@ bool app_frame(App& app) {
   in.camera = &app.camera;
   in.detail = detail_for_zoom(app.camera.zoom);
   in.highlight = app.selected;
-  if (Handle h = debugger_highlight(app.debugger); !h.is_null()) in.highlight = h;
+  if (Handle h = debugger_highlight(app.debugger, *app.game); !h.is_null()) in.highlight = h;
   in.seconds = float(app.seconds);
   in.atlas = &app.atlas;
   if (!app.skip_world) {

@@ -186,7 +186,7 @@ void draw_toolbar(App& app) {
     if (app.tool == Tool::Ignite || app.tool == Tool::PaintWater || app.tool == Tool::PaintRock ||
         app.tool == Tool::PaintGrass) {
       place(labelled("brush (cells)", 90));
-      ImGui::SliderFloat("brush (cells)", &app.brush, 1, 24, "%.0f");
+      slider_in_range("brush (cells)", &app.brush, 1, 24, "%.0f");
     } else if (app.tool == Tool::Spawn && !g.colonies.empty()) {
       place(ImGui::CalcTextSize("colony").x);
       ImGui::TextUnformatted("colony");
@@ -207,10 +207,10 @@ void draw_toolbar(App& app) {
       place(radio("soldier"));
       ImGui::RadioButton("soldier", &app.spawn_caste, 1);
       place(labelled("ants", 90));
-      ImGui::SliderInt("ants", &app.spawn_count, 1, 500);
+      ImGui::SliderInt("ants", &app.spawn_count, 1, 500, "%d", ImGuiSliderFlags_AlwaysClamp);
     } else if (app.tool == Tool::Food) {
       place(labelled("crumbs", 90));
-      ImGui::SliderInt("crumbs", &app.food_crumbs, 1, 31);
+      ImGui::SliderInt("crumbs", &app.food_crumbs, 1, 31, "%d", ImGuiSliderFlags_AlwaysClamp);
     }
     const char* play = app.paused ? "Play" : "Pause";
     place(button_width(play));
