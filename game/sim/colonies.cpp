@@ -69,6 +69,20 @@ bool settle_command(Command& cmd) {
   return true;
 }
 
+// Paints the command's disc. Water and rock leave the nests' cells as they are: a nest
+// stands on land (ants come out of it, and a save with a drowned nest is refused).
+void paint_terrain(Game& g, const Command& cmd) {
+  if (cmd.terrain >= Terrain::Count) return;
+  std::array<u32, kMaxColonies> nests{};
+  size_t n = 0;
+  if (!passable(cmd.terrain))
+    for (const Colony& c : g.colonies)
+      if (n < nests.size()) nests[n++] = cell_of(g, c.nest_x, c.nest_y);
+  for_each_cell_in_circle(g, cmd.x, cmd.y, cmd.radius, [&](u32 cell, float) {
+    if (std::find(nests.begin(), nests.begin() + n, cell) == nests.begin() + n) set_terrain(g, cell, cmd.terrain);
+  });
+}
+
 }  // namespace
 
 void apply_command(Game& g, Command cmd) {
@@ -78,10 +92,7 @@ void apply_command(Game& g, Command cmd) {
     case CommandKind::BigBomb: apply_bomb(g, cmd.x, cmd.y, cmd.radius, cmd.radius * kBigBombMaimScale); break;
     case CommandKind::Ignite: ignite(g, cmd.x, cmd.y, cmd.radius); break;
     case CommandKind::PlaceFood: spawn_food(g, cmd.x, cmd.y, cmd.count); break;
-    case CommandKind::PaintTerrain:
-      if (cmd.terrain < Terrain::Count)
-        for_each_cell_in_circle(g, cmd.x, cmd.y, cmd.radius, [&](u32 cell, float) { set_terrain(g, cell, cmd.terrain); });
-      break;
+    case CommandKind::PaintTerrain: paint_terrain(g, cmd); break;
     case CommandKind::SpawnAnts: spawn_group(g, cmd.colony, cmd.caste, cmd.x, cmd.y, cmd.radius, cmd.count); break;
     case CommandKind::KillPercent: kill_percent(g, cmd.count); break;
     case CommandKind::Count: break;

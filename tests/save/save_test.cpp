@@ -92,6 +92,29 @@ TEST(SaveLoad, ResavingALoadedWorldIsByteIdentical) {
   EXPECT_EQ(g->ecs->create_at(ecs::Tier::Dormant, u16(Kind::Food), body), loaded->ecs->create_at(ecs::Tier::Dormant, u16(Kind::Food), body));
 }
 
+// Water or rock painted over a nest covers the land around it, not the nest's own cell:
+// the world stays one a save can hold (a save with a drowned nest is refused on load).
+TEST(SaveLoad, PaintingWaterOverANestKeepsItsCellAndTheSaveLoads) {
+  auto g = make_from("default.json");
+  run(*g, 5);
+  const Colony& c = g->colonies[0];
+  for (Terrain t : {Terrain::Water, Terrain::Rock}) {
+    Command paint;
+    paint.kind = CommandKind::PaintTerrain, paint.terrain = t;
+    paint.x = c.nest_x, paint.y = c.nest_y, paint.radius = 3;
+    ASSERT_TRUE(queue_command(*g, paint));
+    run(*g, 1);
+    EXPECT_TRUE(passable(g->terrain[cell_index(*g, c.nest_x, c.nest_y)])) << terrain_name(t) << " on the nest's cell";
+    EXPECT_EQ(g->terrain[cell_index(*g, c.nest_x + 2, c.nest_y)], t) << "the land beside the nest is painted";
+    std::vector<std::uint8_t> bytes;
+    std::string err;
+    ASSERT_TRUE(save_game_to_bytes(*g, bytes, &err)) << err;
+    auto loaded = load_game_from_bytes(bytes.data(), bytes.size(), "memory", &err);
+    ASSERT_NE(loaded, nullptr) << err;
+    EXPECT_EQ(state_hash(*loaded), state_hash(*g));
+  }
+}
+
 TEST(SaveLoad, UncompressedSavesLoadToo) {
   auto g = make_from("default.json");
   run(*g, 60);
