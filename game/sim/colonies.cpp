@@ -103,8 +103,8 @@ double command_cells(const Game& g, const Command& c) {
   Command cmd = c;
   if (!settle_command(cmd)) return 0;
   switch (cmd.kind) {
-    case CommandKind::Bomb: return disc_cells(g.scenario, cmd.radius * kBombMaimScale);
-    case CommandKind::BigBomb: return disc_cells(g.scenario, cmd.radius * kBigBombMaimScale);
+    case CommandKind::Bomb: return disc_cells(g.scenario, bomb_reach(cmd.radius * kBombMaimScale));
+    case CommandKind::BigBomb: return disc_cells(g.scenario, bomb_reach(cmd.radius * kBigBombMaimScale));
     case CommandKind::Ignite:
     case CommandKind::PaintTerrain: return disc_cells(g.scenario, cmd.radius);
     case CommandKind::PlaceFood:
@@ -157,7 +157,7 @@ void run_events(Game& g) {
       y = std::clamp(y + r * std::sin(a), 0.0f, float(g.height) - 0.01f);
     }
     switch (e.kind) {
-      case EventKind::Bomb: apply_bomb(g, x, y, e.radius, e.outer > 0 ? e.outer : e.radius * 1.5f); break;
+      case EventKind::Bomb: apply_bomb(g, x, y, e.radius, event_bomb_outer(e)); break;
       case EventKind::Fire: ignite(g, x, y, e.radius); break;
       case EventKind::Spawn: spawn_group(g, e.colony, e.caste, x, y, std::max(e.radius, 1.0f), e.count); break;
       case EventKind::Food: spawn_food(g, x, y, e.count ? e.count : 24); break;

@@ -78,7 +78,7 @@ Blast apply_bomb(Game& g, float x, float y, float radius, float outer) {
     if (s > g.scorch[cell]) g.scorch[cell] = s, mark_dirty(g, cell);
     if (d < blast.radius * 0.6f && hash_float(g.seed, g.tick, cell, kIgnite) < 0.5f) ignite_cell(g, cell);
   });
-  for_each_cell_in_circle(g, x, y, blast.outer * 1.5f, [&](u32 cell, float) { put_danger(g, cell, 1.0f); });
+  for_each_cell_in_circle(g, x, y, bomb_reach(blast.outer), [&](u32 cell, float) { put_danger(g, cell, 1.0f); });
   if (g.blasts.size() >= kMaxBlasts) g.blasts.erase(g.blasts.begin(), g.blasts.begin() + kMaxBlasts / 4);
   g.blasts.push_back(blast);
   return blast;

@@ -515,20 +515,22 @@ void read_events(const json& root, Scenario& s) {
   check_event_load(s);
 }
 
-// The cells the events touch (a bomb its maim ring, a fire its disc, a spawn or food one
-// cell per ant or crumb), those that fire once and the repeating ones per tick, against
-// kOnceEventCellsBudget and kRepeatEventCellsBudget.
+// The cells the events touch (a bomb out to the danger past its maim ring, a fire its
+// disc, a spawn or food one cell per ant or crumb): every event's first firing against
+// kOnceEventCellsBudget (events that share a first tick fire together, however long a
+// repeating one's period), and the repeating ones per tick, each its cells over its
+// period, against kRepeatEventCellsBudget.
 void check_event_load(const Scenario& s) {
   const double map = double(s.width) * s.height;
   double once = 0, per_tick = 0;
   for (const EventSpec& e : s.events) {
-    const double reach = e.kind == EventKind::Bomb ? std::max(e.outer, e.radius * 1.5f) : e.radius;
+    const double reach = e.kind == EventKind::Bomb ? bomb_reach(event_bomb_outer(e)) : e.radius;
     const double cells = e.kind == EventKind::Spawn || e.kind == EventKind::Food ? double(e.count) : disc_cells(s, reach);
-    if (e.every == 0) once += cells;
-    else per_tick += cells / double(e.every);
+    once += cells;
+    if (e.every != 0) per_tick += cells / double(e.every);
   }
   if (once > kOnceEventCellsBudget * map)
-    throw BadInput{"events", "the events that fire once touch " + number_text(once) + " cells, more than " +
+    throw BadInput{"events", "the events' first firings touch " + number_text(once) + " cells, more than " +
                                  number_text(kOnceEventCellsBudget) + " times the map's " + number_text(map)};
   if (per_tick > kRepeatEventCellsBudget * map)
     throw BadInput{"events", "the repeating events touch " + number_text(per_tick) + " cells a tick, more than " +

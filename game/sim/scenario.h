@@ -121,6 +121,13 @@ inline constexpr std::uint64_t kMaxScenarioBytes = 16u << 20;
 // one is refused with the totals: a file of a few MiB could otherwise ask for hours.
 inline constexpr double kShapeCellsBudget = 64, kOnceEventCellsBudget = 256, kRepeatEventCellsBudget = 16;
 
+// How far a bomb reaches: past its maim ring `outer` it leaves danger for the ants to flee,
+// half as far again. A bomb's cells are counted to there.
+inline constexpr float kBombDangerScale = 1.5f;
+inline float bomb_reach(float outer) { return outer * kBombDangerScale; }
+// A bomb event's maim ring: its "outer", or half as far again as its kill radius.
+inline float event_bomb_outer(const EventSpec& e) { return e.outer > 0 ? e.outer : e.radius * 1.5f; }
+
 // A number as the error lines print it (six significant digits: 3.2768e+06).
 std::string number_text(double v);
 // The cells a disc of radius r covers on the map of s, at most: its area, or the whole map.

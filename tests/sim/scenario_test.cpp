@@ -125,6 +125,13 @@ TEST(Scenario, ShapesAndEventsBeyondTheirBudgetAreRefused) {
   Scenario s;
   std::string err;
   EXPECT_TRUE(parse_scenario(storm, "good.json", s, &err)) << err;  // one such fire is within it
+  // Repeating events count their first firing with the rest: 257 whole-map bombs on one
+  // tick are refused however long their period (they would all go off at tick 1).
+  std::string bombs;
+  for (int i = 0; i < 257; ++i)
+    bombs += ", { \"kind\": \"bomb\", \"tick\": 1, \"every\": 1000000000, \"at\": [20, 20], \"radius\": 4096 }";
+  EXPECT_EQ(parse_error(with("\"radius\": 4 }", "\"radius\": 4 }" + bombs)),
+            "bad.json: events: the events' first firings touch 789759 cells, more than 256 times the map's 3072");
 }
 
 TEST(Scenario, MoreAntsThanThePoolsHold) {
