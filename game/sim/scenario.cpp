@@ -494,7 +494,9 @@ void read_events(const json& root, Scenario& s) {
     auto radius = [](const json& v, const std::string& q) {
       if (v.is_number() && v.get<double>() < 0) throw BadInput{q, "radius must not be negative, got " + number_text(v.get<double>())};
       const double r = number(v, q, 0, 4096);
-      if (r != 0 && r < 0.01) throw BadInput{q, written_text(r) + " is below the smallest radius, 0.01 (or 0)"};
+      // Compared as the float it is kept as: 0.01 is 0.0099999998 there, and a save writes
+      // that back (its scenario then had read as below 0.01).
+      if (r != 0 && float(r) < 0.01f) throw BadInput{q, written_text(r) + " is below the smallest radius, 0.01 (or 0)"};
       return r;
     };
     e.radius = e.kind == EventKind::Bomb ? 6.0f : (e.kind == EventKind::Fire ? 1.5f : 3.0f);

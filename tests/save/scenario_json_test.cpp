@@ -1,5 +1,7 @@
 // scenario_json_test.cpp — a save carries its scenario as JSON: every shipped scenario
 // must survive the trip (text -> scenario -> JSON -> scenario) and build the same world.
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 
 #include "save_test_util.h"
@@ -27,6 +29,25 @@ TEST(ScenarioJson, EveryShippedScenarioRoundTrips) {
     EXPECT_EQ(state_hash(*a), state_hash(*b));
   }
   EXPECT_GE(checked, 3);
+}
+
+// Values at their smallest or largest allowed survive the trip too: a scenario keeps them
+// as floats, and a save writes the float back (0.01 is 0.0099999998 there, which had read
+// as below the smallest radius, so the save was refused).
+TEST(ScenarioJson, LimitValuesRoundTrip) {
+  Scenario s, back;
+  std::string err;
+  ASSERT_TRUE(load_scenario(test::scenario_path("default.json"), s, &err)) << err;
+  nlohmann::json doc = nlohmann::json::parse(scenario_to_json(s));
+  doc["events"] = nlohmann::json::parse(R"([
+    { "kind": "fire", "tick": 5, "at": [60, 60], "radius": 0.01 },
+    { "kind": "bomb", "tick": 6, "at": [60, 60], "radius": 0.01, "outer": 0.01 } ])");
+  ASSERT_TRUE(parse_scenario(doc.dump(), "limits.json", s, &err)) << err;
+  ASSERT_EQ(s.events.size(), 2u);
+  std::string again = scenario_to_json(s);
+  ASSERT_TRUE(parse_scenario(again, "limits.json", back, &err)) << err;
+  EXPECT_EQ(scenario_to_json(back), again);
+  EXPECT_EQ(back.events[0].radius, s.events[0].radius);
 }
 
 }  // namespace
