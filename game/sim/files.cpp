@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -130,28 +131,41 @@ std::string why_not_readable(const std::string& path) {
   return problem;
 }
 
-std::string read_regular_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t max_bytes) {
+// Reads up to n bytes into to; how many it got (fewer at the end of the file or on an error).
+size_t read_up_to(int fd, std::uint8_t* to, size_t n) {
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = ::read(fd, to + got, n - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += size_t(r);
+  }
+  return got;
+}
+
+std::string read_regular_file(const std::string& path, std::vector<std::uint8_t>& out, std::uint64_t max_bytes,
+                              const HeadCheck& head) {
   int fd = -1;
   std::uint64_t size = 0;
   if (std::string problem = open_regular(path, fd, size); !problem.empty()) return problem;
-  if (size > max_bytes) {
-    ::close(fd);
-    return "too large (" + std::to_string(size) + " bytes, at most " + std::to_string(max_bytes) + ")";
-  }
-  out.resize(size_t(size));
-  size_t got = 0;
-  while (got < out.size()) {
-    ssize_t n = ::read(fd, out.data() + got, out.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += size_t(n);
+  std::vector<std::uint8_t> first(size_t(std::min<std::uint64_t>(head.check ? head.bytes : 0, size)));
+  std::string problem;
+  if (read_up_to(fd, first.data(), first.size()) != first.size()) problem = "cannot read (the file shrank or a read failed)";
+  else if (head.check) problem = head.check(first.data(), first.size(), size);
+  if (problem.empty() && size > max_bytes) problem = "too large (" + std::to_string(size) + " bytes, at most " + std::to_string(max_bytes) + ")";
+  if (problem.empty()) {
+    out.resize(size_t(size));
+    std::copy(first.begin(), first.end(), out.begin());
+    if (read_up_to(fd, out.data() + first.size(), out.size() - first.size()) != out.size() - first.size())
+      problem = "cannot read (the file shrank or a read failed)";
   }
   ::close(fd);
-  return got == out.size() ? std::string() : std::string("cannot read (the file shrank or a read failed)");
+  return problem;
 }
 
-bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, std::string* err, std::uint64_t max_bytes) {
-  std::string problem = read_regular_file(path, out, max_bytes);
+bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, std::string* err, std::uint64_t max_bytes,
+                     const HeadCheck& head) {
+  std::string problem = read_regular_file(path, out, max_bytes, head);
   if (problem.empty()) return true;
   if (err) *err = printable(path) + ": " + problem;
   return false;

@@ -8,18 +8,28 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace colony {
 
-// Reads a whole regular file of at most max_bytes. Returns "" or the problem (missing,
-// a folder, not a regular file, too large, unreadable), without the path.
+// A look at a file's first bytes before the rest is read: its header (up to `bytes` of
+// it, less when the file is shorter) and the file's size; "" to read on, or the problem
+// (a file that is no save is refused before a gigabyte of it is read).
+struct HeadCheck {
+  size_t bytes = 0;
+  std::function<std::string(const std::uint8_t* head, size_t n, std::uint64_t file_size)> check;
+};
+
+// Reads a whole regular file of at most max_bytes, after its head passes `head`. Returns
+// "" or the problem (missing, a folder, not a regular file, too large, unreadable, or the
+// head's), without the path.
 std::string read_regular_file(const std::string& path, std::vector<std::uint8_t>& out,
-                              std::uint64_t max_bytes = ~std::uint64_t(0));
+                              std::uint64_t max_bytes = ~std::uint64_t(0), const HeadCheck& head = {});
 // The same, false with "<path>: <problem>" in *err.
 bool read_file_bytes(const std::string& path, std::vector<std::uint8_t>& out, std::string* err,
-                     std::uint64_t max_bytes = ~std::uint64_t(0));
+                     std::uint64_t max_bytes = ~std::uint64_t(0), const HeadCheck& head = {});
 
 // Why path cannot be read as a regular file, or "" when it can (nothing is read).
 std::string why_not_readable(const std::string& path);

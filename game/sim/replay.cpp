@@ -245,23 +245,45 @@ std::vector<std::uint8_t> encode_replay(const Replay& r) {
   return out;
 }
 
+namespace {
+
+// A replay file's header: version, flags, the content's size and checksum.
+struct ReplayHeader {
+  std::uint32_t version = 0, flags = 0;
+  std::uint64_t body_size = 0, checksum = 0;
+};
+ReplayHeader read_replay_header(const std::uint8_t* head) {
+  Reader h{head + 8, kReplayHeaderBytes - 8, {}};
+  ReplayHeader r;
+  h.pod(r.version), h.pod(r.flags), h.pod(r.body_size), h.pod(r.checksum);
+  return r;
+}
+
+// What is wrong with a replay file whose first n bytes are head and whose size is
+// file_size, as far as its header tells, or "".
+std::string replay_header_problem(const std::uint8_t* head, size_t n, std::uint64_t file_size) {
+  if (n >= 8 && std::memcmp(head, kSaveMagic, 8) == 0) return "a Colony save, not a replay (read it with --load)";
+  if (n < 8 || std::memcmp(head, kReplayMagic, 8) != 0) return "not a Colony replay (no COLONYRP magic number)";
+  if (n < kReplayHeaderBytes) return "truncated: the header is cut short (" + std::to_string(n) + " bytes)";
+  const ReplayHeader h = read_replay_header(head);
+  if (h.version != kReplayVersion) return "replay format version " + std::to_string(h.version) + ", this build reads version " + std::to_string(kReplayVersion);
+  if (h.flags != 0) return "unknown format flags " + std::to_string(h.flags);
+  std::uint64_t have = file_size - kReplayHeaderBytes;
+  if (have < h.body_size) return "truncated: " + std::to_string(have) + " of " + std::to_string(h.body_size) + " content bytes present";
+  if (have > h.body_size) return std::to_string(have - h.body_size) + " stray bytes after the content";
+  return "";
+}
+
+}  // namespace
+
 bool decode_replay(const std::uint8_t* data, size_t size, const std::string& name, Replay& out, std::string* err) {
   auto fail = [&](const std::string& what) {
     if (err) *err = printable(name) + ": " + what;
     return false;
   };
-  if (size >= 8 && std::memcmp(data, kSaveMagic, 8) == 0) return fail("a Colony save, not a replay (read it with --load)");
-  if (size < 8 || std::memcmp(data, kReplayMagic, 8) != 0) return fail("not a Colony replay (no COLONYRP magic number)");
-  if (size < kReplayHeaderBytes) return fail("truncated: the header is cut short (" + std::to_string(size) + " bytes)");
-  Reader h{data + 8, kReplayHeaderBytes - 8, {}};
-  std::uint32_t version = 0, flags = 0;
-  std::uint64_t body_size = 0, checksum = 0;
-  h.pod(version), h.pod(flags), h.pod(body_size), h.pod(checksum);
-  if (version != kReplayVersion) return fail("replay format version " + std::to_string(version) + ", this build reads version " + std::to_string(kReplayVersion));
-  if (flags != 0) return fail("unknown format flags " + std::to_string(flags));
-  size_t have = size - kReplayHeaderBytes;
-  if (have < body_size) return fail("truncated: " + std::to_string(have) + " of " + std::to_string(body_size) + " content bytes present");
-  if (have > body_size) return fail(std::to_string(have - body_size) + " stray bytes after the content");
+  if (std::string problem = replay_header_problem(data, size, size); !problem.empty()) return fail(problem);
+  const std::uint64_t checksum = read_replay_header(data).checksum;
+  const size_t have = size - kReplayHeaderBytes;
   const std::uint8_t* body = data + kReplayHeaderBytes;
   if (XXH3_64bits(body, have) != checksum) return fail("corrupted: checksum mismatch (the content was damaged or cut)");
 
@@ -328,7 +350,7 @@ std::string Replayer::summary(const std::string& name, std::uint64_t tick, const
 
 bool load_replay(const std::string& path, Replayer& out, std::string* err) {
   std::vector<std::uint8_t> bytes;
-  if (!read_file_bytes(path, bytes, err)) return false;
+  if (!read_file_bytes(path, bytes, err, ~std::uint64_t(0), {kReplayHeaderBytes, replay_header_problem})) return false;
   Replayer r;
   if (!decode_replay(bytes.data(), bytes.size(), path, r.replay, err)) return false;
   out = std::move(r);

@@ -591,32 +591,38 @@ bool save_game(const Game& g, const std::string& path, std::string* err, const S
   return file.open(path, err) && write_save(g, file, err, options, stats) && file.commit(err);
 }
 
+std::string save_header_problem(const std::uint8_t* head, size_t n, std::uint64_t file_size) {
+  if (n >= sizeof kReplayMagic && std::memcmp(head, kReplayMagic, sizeof kReplayMagic) == 0)
+    return "a Colony replay, not a save (read it with --replay)";
+  if (n < sizeof kSaveMagic || std::memcmp(head, kSaveMagic, sizeof kSaveMagic) != 0) return "not a Colony save (no COLONYSV magic number)";
+  if (n < kSaveHeaderBytes) return "truncated: the header is cut short (" + std::to_string(n) + " bytes)";
+  u32 version = get_u32(head + 8), flags = get_u32(head + 12);
+  u64 payload = get_u64(head + 16), stored = get_u64(head + 24);
+  if (version != kSaveVersion) return "save format version " + std::to_string(version) + ", this build reads version " + std::to_string(kSaveVersion);
+  if (flags > 1) return "unknown format flags " + std::to_string(flags);
+  u64 have = file_size - kSaveHeaderBytes;
+  if (have < stored) return "truncated: " + std::to_string(have) + " of " + std::to_string(stored) + " content bytes present";
+  if (have > stored) return std::to_string(have - stored) + " stray bytes after the content";
+  if (!(flags & 1) && payload != stored) return "corrupted: uncompressed content size disagrees with the header";
+  // The content is a copy of a world's state, and the world has to fit the memory budget
+  // once loaded: content past the budget is refused before any of it is read (a 6.5 MB
+  // file that declared 200 GB of zstd's repeated blocks took 16 s to read through before
+  // its refusal).
+  if (MemoryBudget budget = memory_budget(); budget.problem.empty() && double(payload) > budget.bytes)
+    return "the content would take " + size_text(double(payload)) + " uncompressed, more than the " + size_text(budget.bytes) +
+           " allowed for a world (" + budget.how + ")";
+  return "";
+}
+
 std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size, const std::string& name, std::string* err,
                                            const LoadLimits& limits) {
   auto fail = [&](const std::string& what) -> std::unique_ptr<Game> {
     if (err) *err = printable(name) + ": " + what;
     return nullptr;
   };
-  if (size >= sizeof kReplayMagic && std::memcmp(data, kReplayMagic, sizeof kReplayMagic) == 0)
-    return fail("a Colony replay, not a save (read it with --replay)");
-  if (size < sizeof kSaveMagic || std::memcmp(data, kSaveMagic, sizeof kSaveMagic) != 0) return fail("not a Colony save (no COLONYSV magic number)");
-  if (size < kSaveHeaderBytes) return fail("truncated: the header is cut short (" + std::to_string(size) + " bytes)");
-  u32 version = get_u32(data + 8), flags = get_u32(data + 12);
+  if (std::string problem = save_header_problem(data, size, size); !problem.empty()) return fail(problem);
+  u32 flags = get_u32(data + 12);
   u64 payload = get_u64(data + 16), stored = get_u64(data + 24), checksum = get_u64(data + 32);
-  if (version != kSaveVersion)
-    return fail("save format version " + std::to_string(version) + ", this build reads version " + std::to_string(kSaveVersion));
-  if (flags > 1) return fail("unknown format flags " + std::to_string(flags));
-  u64 have = size - kSaveHeaderBytes;
-  if (have < stored) return fail("truncated: " + std::to_string(have) + " of " + std::to_string(stored) + " content bytes present");
-  if (have > stored) return fail(std::to_string(have - stored) + " stray bytes after the content");
-  if (!(flags & 1) && payload != stored) return fail("corrupted: uncompressed content size disagrees with the header");
-  // The content is a copy of a world's state, and the world has to fit the memory budget
-  // once loaded: content past the budget is refused before any of it is read (a 6.5 MB
-  // file that declared 200 GB of zstd's repeated blocks took 16 s to read through before
-  // its refusal).
-  if (MemoryBudget budget = memory_budget(); budget.problem.empty() && double(payload) > budget.bytes)
-    return fail("the content would take " + size_text(double(payload)) + " uncompressed, more than the " + size_text(budget.bytes) +
-                " allowed for a world (" + budget.how + ")");
 
   PayloadSource src(data + kSaveHeaderBytes, size_t(stored), flags & 1, payload);
   std::unique_ptr<Game> game;
@@ -641,7 +647,7 @@ std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size
 std::unique_ptr<Game> load_game(const std::string& path, std::string* err, const LoadLimits& limits, SaveStats* stats) {
   auto t0 = std::chrono::steady_clock::now();
   std::vector<std::uint8_t> bytes;
-  if (!read_file_bytes(path, bytes, err)) return nullptr;
+  if (!read_file_bytes(path, bytes, err, ~std::uint64_t(0), {kSaveHeaderBytes, save_header_problem})) return nullptr;
   auto game = load_game_from_bytes(bytes.data(), bytes.size(), path, err, limits);
   if (game && stats) {
     stats->file_bytes = bytes.size();

@@ -24,6 +24,11 @@ namespace colony {
 inline constexpr std::uint32_t kSaveVersion = 7;
 inline constexpr char kSaveMagic[8] = {'C', 'O', 'L', 'O', 'N', 'Y', 'S', 'V'};
 inline constexpr size_t kSaveHeaderBytes = 40;
+// What is wrong with a save file whose first n bytes (its header, when n reaches
+// kSaveHeaderBytes) are head and whose size is file_size, as far as the header tells:
+// not a save, another version, sizes that disagree, content past the memory budget.
+// "" when nothing is. The loaders ask it before reading the rest of the file.
+std::string save_header_problem(const std::uint8_t* head, size_t n, std::uint64_t file_size);
 
 struct SaveOptions {
   bool compress = true;  // zstd the payload

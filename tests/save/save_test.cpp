@@ -13,6 +13,7 @@
 #include <limits>
 #include <cstring>
 
+#include "replay.h"
 #include "save_test_util.h"
 
 namespace colony {
@@ -215,6 +216,38 @@ TEST_F(BadSave, ContentLargerThanTheMemoryBudgetIsRefusedUnread) {
   const std::uint64_t declared = std::uint64_t(1) << 40;
   std::memcpy(bad.data() + 16, &declared, 8);
   expect_refused(bad, "the content would take 1099.5 GB uncompressed, more than the ");
+}
+
+// A large file that is no save (or a save whose header is wrong) is refused from its
+// header: the rest is never read into memory (a gigabyte was read whole, then refused).
+TEST_F(BadSave, ALargeFileIsRefusedFromItsHeaderUnread) {
+  auto peak_kb = [] {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return long(u.ru_maxrss);
+  };
+  const std::uintmax_t large = std::uintmax_t(512) << 20;
+  std::string err;
+  {
+    std::ofstream(path, std::ios::binary).write("not a save at all", 17);
+  }
+  std::filesystem::resize_file(path, large);  // sparse: no disk used
+  const long before = peak_kb();
+  EXPECT_EQ(load_game(path, &err), nullptr);
+  EXPECT_EQ(err, path + ": not a Colony save (no COLONYSV magic number)");
+  // A save's header that does not match the file's size.
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(good.data()), std::streamsize(kSaveHeaderBytes));
+  }
+  std::filesystem::resize_file(path, large);
+  EXPECT_EQ(load_game(path, &err), nullptr);
+  EXPECT_NE(err.find("stray bytes after the content"), std::string::npos) << err;
+  Replayer r;
+  EXPECT_FALSE(load_replay(path, r, &err));
+  EXPECT_EQ(err, path + ": a Colony save, not a replay (read it with --load)");
+  EXPECT_LT(peak_kb() - before, 64 * 1024) << "the refused files were read into memory";
+  std::filesystem::remove(path);
 }
 
 TEST_F(BadSave, WrongVersion) {
