@@ -72,6 +72,10 @@ struct RenderPiece {
 };
 static_assert(sizeof(RenderPiece) == 16);
 
+// How far from its owner's centre any part reaches, in cells (a render piece's fixed point
+// holds +-8): what a loaded save's volumes and sensors are checked against.
+inline constexpr float kMaxPartCells = 8.0f;
+
 // A circle used for contact tests (combat, food pick-up).
 struct CollisionVolume {
   float offset_x = {}, offset_y = {};  // in cells, owner frame

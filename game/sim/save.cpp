@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -353,6 +354,21 @@ void check_entities(Game& g, In& in) {
     in.need(r.header.chunk == w.grid().chunk_at(b.x, b.y), who + "not in the chunk under it");
     const auto& pieces = w.list<RenderPiece>(r);
     for (u32 k = 0; k < pieces.added; ++k) in.need(w.component<RenderPiece>(r, k).part < Part::Count, who + "render piece of unknown part");
+    // Volumes and sensors: finite and within the reach of any body plan (an ant steers by
+    // its sensors: a NaN angle became its heading).
+    const auto& volumes = w.list<CollisionVolume>(r);
+    for (u32 k = 0; k < volumes.added; ++k) {
+      const CollisionVolume& v = w.component<CollisionVolume>(r, k);
+      in.need(finite_in(v.offset_x, -kMaxPartCells, kMaxPartCells) && finite_in(v.offset_y, -kMaxPartCells, kMaxPartCells) &&
+                  finite_in(v.radius, 0, kMaxPartCells) && v.role <= 2,
+              who + "collision volume out of range");
+    }
+    const auto& sensors = w.list<Sensor>(r);
+    for (u32 k = 0; k < sensors.added; ++k) {
+      const Sensor& sn = w.component<Sensor>(r, k);
+      in.need(finite_in(sn.angle, -kPi, kPi) && finite_in(sn.reach, 0, kMaxPartCells) && finite_in(sn.reading, 0, FLT_MAX),
+              who + "sensor out of range");
+    }
   };
   w.for_each_entity(check);
   for (size_t cell = 0; cell < cells; ++cell) {

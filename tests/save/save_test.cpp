@@ -321,6 +321,23 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
          });
        },
        "speed out of range (0 to 0.9 cells a tick)"},
+      // A worker's sensor angle of NaN became its heading once it steered by it.
+      {[](Game& g) {
+         bool done = false;
+         g.ecs->for_each_entity([&](auto& r) {
+           if (done || r.payload.kind != Kind::Worker) return;
+           g.ecs->template component<Sensor>(r, 1).angle = std::numeric_limits<float>::quiet_NaN(), done = true;
+         });
+       },
+       "sensor out of range"},
+      {[](Game& g) {
+         bool done = false;
+         g.ecs->for_each_entity([&](auto& r) {
+           if (done || r.payload.kind != Kind::Soldier) return;
+           g.ecs->template component<CollisionVolume>(r, 0).radius = std::numeric_limits<float>::infinity(), done = true;
+         });
+       },
+       "collision volume out of range"},
       // A queue of commands past one tick's budget: each whole-map bomb took 20 ms on a
       // 1024 x 1024 map, and a save could queue a million.
       {[](Game& g) {
