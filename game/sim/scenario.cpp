@@ -445,27 +445,50 @@ void read_rules(const json& root, Scenario& s) {
   optional(o, "corpse_ticks", p, r.corpse_ticks, whole(1, 100'000'000));
 }
 
-// The terrain the scenario paints at a position: its shapes over the base (noise is
-// drawn when the world is built).
-Terrain painted_terrain_at(const Scenario& s, float x, float y) {
-  Terrain t = s.base;
-  if (s.noise.enabled && !passable(t)) t = Terrain::Dirt;  // noise clears a yard around nests
-  const int cx = int(std::floor(x)), cy = int(std::floor(y));
-  for (const TerrainShape& sh : s.shapes)
-    if (shape_covers_cell(sh, cx, cy)) t = sh.terrain;
-  return t;
-}
+// The terrain the scenario paints at the positions its checks ask about: its shapes over
+// the base (noise is drawn when the world is built). Each answer walks the shapes while
+// that stays cheap; past kShapeTests shape tests the shapes are painted onto a grid of the
+// map once and looked up (a hundred thousand spawn events over a hundred thousand shapes
+// were 10^10 tests: minutes to parse, again at every load of its saves). The painting
+// costs what the world's build pays for them anyway (kShapeCellsBudget).
+class PaintedTerrain {
+ public:
+  explicit PaintedTerrain(const Scenario& s) : s_(s) {}
+  Terrain at(float x, float y) {
+    const int cx = int(std::floor(x)), cy = int(std::floor(y));
+    if (grid_.empty() && tests_ + s_.shapes.size() > kShapeTests) {
+      grid_.assign(size_t(s_.width) * s_.height, base());
+      paint_shapes(s_, grid_);
+    }
+    if (!grid_.empty()) {
+      const bool inside = cx >= 0 && cy >= 0 && u32(cx) < s_.width && u32(cy) < s_.height;
+      return inside ? grid_[size_t(cy) * s_.width + size_t(cx)] : base();
+    }
+    tests_ += s_.shapes.size();
+    Terrain t = base();
+    for (const TerrainShape& sh : s_.shapes)
+      if (shape_covers_cell(sh, cx, cy)) t = sh.terrain;
+    return t;
+  }
 
+ private:
+  static constexpr u64 kShapeTests = 1'000'000;
+  // The base as the checks see it: noise clears a yard around nests.
+  Terrain base() const { return s_.noise.enabled && !passable(s_.base) ? Terrain::Dirt : s_.base; }
+  const Scenario& s_;
+  std::vector<Terrain> grid_;
+  u64 tests_ = 0;
+};
 
 // Refuses a position the scenario paints as water or rock: "<what> water".
-void require_land(const Scenario& s, float x, float y, const std::string& path, const char* what) {
-  Terrain t = painted_terrain_at(s, x, y);
+void require_land(PaintedTerrain& land, float x, float y, const std::string& path, const char* what) {
+  Terrain t = land.at(x, y);
   if (!passable(t)) throw BadInput{path, std::string(what) + " " + terrain_name(t)};
 }
 
 void check_event_load(const Scenario& s);
 
-void read_events(const json& root, Scenario& s) {
+void read_events(const json& root, Scenario& s, PaintedTerrain& land) {
   auto it = root.find("events");
   if (it == root.end()) return;
   array(*it, "events", 0, 100000);
@@ -510,7 +533,7 @@ void read_events(const json& root, Scenario& s) {
       e.count = u32(required(o, "count", p, [](const json& v, const std::string& q) { return integer(v, q, 1, 10'000'000); }));
       e.colony = u8(required(o, "colony", p, [&](const json& v, const std::string& q) { return integer(v, q, 0, s.colonies.size() - 1); }));
       optional(o, "caste", p, e.caste, caste);
-      require_land(s, e.x, e.y, join(p, "at"), "the ants would appear in");
+      require_land(land, e.x, e.y, join(p, "at"), "the ants would appear in");
     }
     s.events.push_back(e);
   }
@@ -541,9 +564,9 @@ void check_event_load(const Scenario& s) {
 
 // [SECTION] Cross-checks
 
-void check_world(Scenario& s) {
+void check_world(Scenario& s, PaintedTerrain& land) {
   for (size_t i = 0; i < s.colonies.size(); ++i)
-    require_land(s, s.colonies[i].nest_x, s.colonies[i].nest_y, at_index("colonies", i) + ".nest", "the nest is in");
+    require_land(land, s.colonies[i].nest_x, s.colonies[i].nest_y, at_index("colonies", i) + ".nest", "the nest is in");
   StartingNeeds n = starting_needs(s);
   Capacity c = resolved_capacity(s);
   auto check = [&](u64 need, u32 have, const char* key, const char* what) {
@@ -598,6 +621,21 @@ Capacity resolved_capacity(const Scenario& s) {
 
 // [SECTION] Entry points
 
+void paint_shapes(const Scenario& s, std::vector<Terrain>& grid) {
+  const int w = int(s.width), h = int(s.height);
+  for (const TerrainShape& sh : s.shapes) {
+    // A rectangle is its cells' range itself; a circle's bounding box is tested cell by cell.
+    const float x0 = sh.circle ? sh.x - sh.r : sh.x, y0 = sh.circle ? sh.y - sh.r : sh.y;
+    const float x1 = sh.circle ? sh.x + sh.r : sh.x + sh.w, y1 = sh.circle ? sh.y + sh.r : sh.y + sh.h;
+    const int end = sh.circle ? 1 : 0;  // a circle's box includes its last column and row
+    const int cx0 = std::max(0, int(std::floor(x0))), cy0 = std::max(0, int(std::floor(y0)));
+    const int cx1 = std::min(w, int(std::floor(x1)) + end), cy1 = std::min(h, int(std::floor(y1)) + end);
+    for (int cy = cy0; cy < cy1; ++cy)
+      for (int cx = cx0; cx < cx1; ++cx)
+        if (!sh.circle || shape_covers_cell(sh, cx, cy)) grid[size_t(cy) * s.width + size_t(cx)] = sh.terrain;
+  }
+}
+
 bool shape_covers_cell(const TerrainShape& sh, int cx, int cy) {
   if (sh.circle) {
     const float dx = float(cx) + 0.5f - sh.x, dy = float(cy) + 0.5f - sh.y;
@@ -635,8 +673,9 @@ bool parse_scenario(const std::string& text, const std::string& path, Scenario& 
     read_food(root, s);
     read_region(root, s);
     read_capacity(root, s);
-    read_events(root, s);
-    check_world(s);
+    PaintedTerrain land(s);
+    read_events(root, s, land);
+    check_world(s, land);
   } catch (const nlohmann::json::parse_error& e) {
     std::string what = e.what();
     if (auto p = what.find("parse error"); p != std::string::npos) what = what.substr(p);

@@ -137,6 +137,9 @@ double disc_cells(const Scenario& s, double r);
 // rectangle the columns floor(x) .. floor(x + w) - 1 and the rows floor(y) .. floor(y + h) - 1.
 // The world builder paints exactly these, and the scenario's checks ask the same question.
 bool shape_covers_cell(const TerrainShape& sh, int cx, int cy);
+// Paints the scenario's shapes, in order, onto a grid of its map (width x height, row by
+// row): the cells shape_covers_cell names, walked over each shape's bounding box.
+void paint_shapes(const Scenario& s, std::vector<Terrain>& grid);
 
 // Reads and checks a scenario. On failure returns false and sets *err to one line:
 // "<file>: <key path>: <problem>" (key path "(file)" when the file cannot be read).

@@ -57,17 +57,7 @@ void generate_terrain(Game& g) {
         if (!passable(g.terrain[cell])) g.terrain[cell] = Terrain::Dirt;
       });
   }
-  // The cells shape_covers_cell names, walked over the shape's bounding box.
-  for (const TerrainShape& sh : s.shapes) {
-    if (sh.circle) {
-      for_each_cell_in_circle(g, sh.x, sh.y, sh.r, [&](u32 cell, float) { g.terrain[cell] = sh.terrain; });
-    } else {
-      int x0 = std::max(0, int(std::floor(sh.x))), y0 = std::max(0, int(std::floor(sh.y)));
-      int x1 = std::min(int(g.width), int(std::floor(sh.x + sh.w))), y1 = std::min(int(g.height), int(std::floor(sh.y + sh.h)));
-      for (int y = y0; y < y1; ++y)
-        for (int x = x0; x < x1; ++x) g.terrain[u32(y) * g.width + u32(x)] = sh.terrain;
-    }
-  }
+  paint_shapes(s, g.terrain);
 }
 
 bool create_tiles(Game& g, std::string* err) {

@@ -134,6 +134,31 @@ TEST(Scenario, ShapesAndEventsBeyondTheirBudgetAreRefused) {
             "bad.json: events: the events' first firings touch 789759 cells, more than 256 times the map's 3072");
 }
 
+// Many shapes and many spawn events: past a million shape tests the land checks look the
+// painted terrain up in a grid of the map (the tests were shapes x events), and answer as
+// the shape-by-shape walk does: the water strip, and a circle of rock painted over land,
+// refuse a spawn event in them; a dirt rect painted last over the rock is land again.
+TEST(Scenario, ManyShapesAndSpawnEventsAreCheckedAlike) {
+  std::string shapes = "{ \"terrain\": \"water\", \"rect\": [30, 0, 4, 48] }";
+  for (int i = 0; i < 1500; ++i) shapes += ", { \"terrain\": \"grass\", \"rect\": [0, 0, 1, 1] }";
+  shapes += ", { \"terrain\": \"rock\", \"circle\": [50, 30, 3] }, { \"terrain\": \"dirt\", \"rect\": [50, 30, 1, 1] }";
+  const std::string doc = with("{ \"terrain\": \"water\", \"rect\": [30, 0, 4, 48] }", shapes);
+  auto events = [&](const std::string& last) {
+    std::string e = "\"events\": [ ";
+    for (int i = 0; i < 700; ++i) e += "{ \"kind\": \"spawn\", \"tick\": 5, \"at\": [10, 10], \"count\": 1, \"colony\": 0 }, ";
+    return std::string(doc).replace(doc.find("\"events\": ["), 11, e + last + ", ");
+  };
+  auto spawn_at = [](float x, float y) {
+    return "{ \"kind\": \"spawn\", \"tick\": 5, \"at\": [" + number_text(x) + ", " + number_text(y) + "], \"count\": 1, \"colony\": 0 }";
+  };
+  EXPECT_EQ(parse_error(events(spawn_at(31.5f, 20))), "bad.json: events[700].at: the ants would appear in water");
+  EXPECT_EQ(parse_error(events(spawn_at(49.5f, 31.5f))), "bad.json: events[700].at: the ants would appear in rock");
+  Scenario s;
+  std::string err;
+  EXPECT_TRUE(parse_scenario(events(spawn_at(50.5f, 30.5f)), "good.json", s, &err)) << err;
+  EXPECT_EQ(s.events.size(), 702u);
+}
+
 TEST(Scenario, MoreAntsThanThePoolsHold) {
   std::string doc = with("\"events\"", "\"capacity\": { \"render_pieces\": 3000 }, \"events\"");
   EXPECT_EQ(parse_error(doc), "bad.json: capacity.render_pieces: the scenario starts with 3417 render pieces but the capacity is 3000");
