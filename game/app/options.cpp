@@ -74,8 +74,17 @@ std::string same_file_problem(const Options& o) {
     const char* flag;
     const std::string* path;
   };
-  const Named files[] = {{"--report", &o.report}, {"--save", &o.save}, {"--record", &o.record}, {"--screenshot", &o.screenshot},
-                         {"--scenario", &o.scenario}, {"--load", &o.load}, {"--replay", &o.replay}};
+  // The default scenario stands in when no world file is given: an input then, but not a
+  // flag to name; with --load or --replay it is not read at all.
+  static const std::string kNotRead;
+  const bool scenario_read = o.scenario_given || (o.load.empty() && o.replay.empty());
+  const Named files[] = {{"--report", &o.report},
+                         {"--save", &o.save},
+                         {"--record", &o.record},
+                         {"--screenshot", &o.screenshot},
+                         {o.scenario_given ? "--scenario" : "the default scenario", scenario_read ? &o.scenario : &kNotRead},
+                         {"--load", &o.load},
+                         {"--replay", &o.replay}};
   const size_t outputs = 4;
   // Each given path once, absolute first: weakly_canonical leaves a relative path whose
   // first part does not exist yet as it is ("a.json" against "./a.json").

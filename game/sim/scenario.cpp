@@ -128,10 +128,10 @@ std::string decimal_text(double v) {
 
 u64 integer(const json& v, const std::string& path, u64 lo, u64 hi) {
   if (v.is_number_float()) throw BadInput{path, "expected an integer, got the decimal number " + decimal_text(v.get<double>())};
-  if (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0)
-    throw BadInput{path, std::to_string(v.get<std::int64_t>()) + " is negative"};
-  if (!v.is_number_unsigned()) throw BadInput{path, std::string("expected an integer, got ") + type_name(v)};
-  u64 n = v.get<u64>();
+  if (!v.is_number_integer()) throw BadInput{path, std::string("expected an integer, got ") + type_name(v)};
+  // A signed integer that is not negative ("-0" reads as one) is its value.
+  if (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) throw BadInput{path, std::to_string(v.get<std::int64_t>()) + " is negative"};
+  u64 n = v.is_number_unsigned() ? v.get<u64>() : u64(v.get<std::int64_t>());
   if (n < lo || n > hi) throw BadInput{path, std::to_string(n) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
   return n;
 }

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "../common/scratch.h"
+#include "options.h"
 
 namespace {
 
@@ -307,6 +308,28 @@ TEST(Cli, OutputsThatCannotBeWrittenAreRefusedBeforeTheRun) {
     EXPECT_FALSE(fs::exists(rep)) << outputs;
   }
   fs::remove(fifo);
+}
+
+// The default scenario stands in when no world file is named; with --load or --replay it
+// is not read, and a refusal never names a --scenario that was not given.
+TEST(Cli, AnUngivenScenarioIsNoFlagToRefuse) {
+  fs::path scen = write_scenario("small.json", kSmall);
+  fs::path save = temp_dir() / "ungiven.colony";
+  ASSERT_EQ(run("--headless --ticks 5 --scenario " + scen.string() + " --save " + save.string()).code, 0);
+  auto parse = [](std::vector<std::string> args) {
+    args.insert(args.begin(), "colony");
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    colony::Options o;
+    return colony::parse_options(int(argv.size()), argv.data(), o);
+  };
+  const std::string default_scenario = colony::asset_dir() + "/scenarios/default.json";
+  EXPECT_EQ(parse({"--headless", "--load", save.string(), "--report", default_scenario}), 0);
+  EXPECT_EQ(parse({"--headless", "--report", default_scenario}), 2) << "the default scenario is read here";
+  testing::internal::CaptureStderr();
+  parse({"--headless", "--save", default_scenario});
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("--save and the default scenario name the same file"), std::string::npos);
+  EXPECT_EQ(parse({"--headless", "--scenario", scen.string(), "--report", scen.string()}), 2);
 }
 
 // Flags that contradict each other are refused, and no input is overwritten by an output.

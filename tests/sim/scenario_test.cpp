@@ -81,6 +81,9 @@ TEST(Scenario, WrongType) {
 TEST(Scenario, OutOfRange) {
   EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": -3")), "bad.json: events[0].radius: radius must not be negative, got -3");
   EXPECT_EQ(parse_error(with("\"workers\": 20", "\"workers\": -1")), "bad.json: colonies[0].workers: -1 is negative");
+  // "-0" is a signed zero to the JSON reader: zero, and out of range here ("expected an
+  // integer, got an integer" before).
+  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": -0")), "bad.json: world.width: 0 is out of range [16, 8192]");
   EXPECT_EQ(parse_error(with("\"chunk_size\": 16", "\"chunk_size\": 1")), "bad.json: world.chunk_size: 1 is out of range [4, 256]");
   EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [200, 20]")), "bad.json: food[0].at: (200, 20) is outside the 64x48 map");
 }
