@@ -3,7 +3,8 @@
 // that check. From seeds/scenario/tiny.json it writes the tiny world after 12 ticks,
 // saved raw (seeds/save/tiny_raw.colony) and with zstd (tiny_zstd.colony), and a replay
 // of 8 ticks from there (seeds/replay/tiny.replay) holding every command kind and a move
-// of the simulation region. Run it after any change of the save or replay format
+// of the simulation region, and the save regression (regressions/save/: a slot list's
+// count past the maximum). Run it after any change of the save or replay format
 // (FuzzInputs.SeedsLoadWithThisBuild fails until then):
 //   cmake --build build --target fuzz_make_seeds && build/tests/fuzz/fuzz_make_seeds
 #include <cstdio>
@@ -53,6 +54,23 @@ int main(int argc, char** argv) {
   raw.compress = false;
   if (!colony::save_game(*g, dir + "/seeds/save/tiny_raw.colony", &err, raw)) return fail(err);
   if (!colony::save_game(*g, dir + "/seeds/save/tiny_zstd.colony", &err)) return fail(err);
+
+  // The regression the save fuzzer found first: a slot list whose count is past the
+  // per-entity maximum (the validator read past the list). Kept as a save of this format,
+  // so that the loader reaches the lists: an old format is refused at its version check.
+  {
+    auto bad = colony::make_game(s, s.seed, &err);
+    if (!bad) return fail(err);
+    while (bad->tick < kStartTick) colony::simulate_tick(*bad);
+    bool done = false;
+    bad->ecs->for_each_entity([&](colony::ColonyEcs::Record& r) {
+      if (done || r.payload.kind != colony::Kind::Worker) return;
+      bad->ecs->list<colony::RenderPiece>(r).reserved = 200;
+      done = true;
+    });
+    if (!done) return fail("no worker to spoil");
+    if (!colony::save_game(*bad, dir + "/regressions/save/validator_slot_past_list.colony", &err, raw)) return fail(err);
+  }
 
   colony::Recorder rec;
   if (!rec.start(*g, &err, 1)) return fail(err);

@@ -43,6 +43,16 @@ TEST(FuzzInputs, SaveSeedsAndRegressions) {
   EXPECT_GT(run_inputs("seeds", "save", colony::fuzz::save_one), 0);
   // The folder holds the save that once crashed the validator: a moved folder is a failure.
   EXPECT_GT(run_inputs("regressions", "save", colony::fuzz::save_one), 0);
+  // And it still reaches the check it crashed in: a save of this format whose slot list
+  // counts past the maximum, refused by name (an old format stops at the version check
+  // and tests nothing; make_seeds writes it anew, see SeedsLoadWithThisBuild).
+  std::string err;
+  int regressions = run_inputs("regressions", "save", [&](const std::uint8_t* data, size_t size) {
+    EXPECT_EQ(colony::save_header_problem(data, size, size), "");
+    EXPECT_EQ(colony::load_game_from_bytes(data, size, "regression", &err), nullptr);
+    EXPECT_NE(err.find("counts out of range: reserved 200"), std::string::npos) << err;
+  });
+  EXPECT_EQ(regressions, 1);
 }
 
 TEST(FuzzInputs, ReplaySeedsAndRegressions) {
