@@ -285,29 +285,14 @@ TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
       {"--headless", "--report", testing::TempDir()},
       {"--headless", "--validate=maybe"},
       {"--headless=sure"},
-      {"--headless", "--screenshot"},
-      {"--headless", "--screenshot", no_dir},
-      {"--headless", "--frames"},
-      {"--headless", "--frames", "0"},
-      {"--headless", "--frames", "lots"},
-      {"--headless", "--width", "100"},
-      {"--headless", "--width", "wide"},
-      {"--headless", "--width"},
-      {"--headless", "--height", "99999"},
-      {"--headless", "--height", "-3"},
-      {"--headless", "--debug-ui=maybe"},
-      {"--headless", "--no-vsync=perhaps"},
       {"--headless", "--save"},
       {"--headless", "--save", no_dir},
       {"--headless", "--load"},
       {"--headless", "--load", missing},
-      {"--headless", "--load", ok, "--scenario", ok},
       {"--headless", "--record"},
       {"--headless", "--record", no_dir},
       {"--headless", "--replay"},
       {"--headless", "--replay", missing},
-      {"--headless", "--replay", ok, "--record", temp("x.replay")},
-      {"--headless", "--replay", ok, "--load", ok},
       {"--headless", "--ticks", "1", "--scenario", std::string(COLONY_SOURCE_DIR) + "/CMakeLists.txt"},
   };
   for (const auto& args : cases) {
@@ -315,6 +300,31 @@ TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
     if (std::find(full.begin(), full.end(), "--ticks") == full.end() && full.size() > 1) full.insert(full.begin() + 1, {"--ticks", "1"});
     expect_one_line_exit_2(full);
   }
+  // The window's flags, refused for their value (without --headless, which they exclude:
+  // that alone would refuse them), each naming the flag and the problem.
+  const std::vector<std::pair<std::vector<std::string>, std::string>> window_cases = {
+      {{"--screenshot"}, "--screenshot: 1 required"},
+      {{"--screenshot", temp("no_such_dir") + "/out.png"}, "--screenshot: " + temp("no_such_dir") + "/out.png: folder does not exist"},
+      {{"--frames"}, "--frames: 1 required"},
+      {{"--frames", "0"}, "--frames: '0' is outside the range"},
+      {{"--frames", "lots"}, "--frames: 'lots' is not a whole number"},
+      {{"--width", "100"}, "--width: '100' is outside the range"},
+      {{"--width", "wide"}, "--width: 'wide' is not a whole number"},
+      {{"--width"}, "--width: 1 required"},
+      {{"--height", "99999"}, "--height: '99999' is outside the range"},
+      {{"--height", "-3"}, "--height: '-3' is not a whole number"},
+      {{"--debug-ui=maybe"}, "--debug-ui = maybe"},
+      {{"--no-vsync=perhaps"}, "--no-vsync = perhaps"},
+      {{"--headless", "--width", "800"}, "--headless excludes --width"},
+  };
+  for (const auto& [args, needle] : window_cases) expect_one_line_exit_2(args, needle);
+  // Flags that exclude each other, with files that would load (a real save and replay):
+  // refused for the conflict, not for the file.
+  const std::string save = temp("conflict.colony"), replay = temp("conflict.replay");
+  ASSERT_EQ(colony({"--headless", "--scenario", ok, "--ticks", "1", "--save", save, "--record", replay}).code, 0);
+  expect_one_line_exit_2({"--headless", "--ticks", "1", "--load", save, "--scenario", ok}, "--scenario excludes --load");
+  expect_one_line_exit_2({"--headless", "--ticks", "1", "--replay", replay, "--record", temp("x.replay")}, "--record excludes --replay");
+  expect_one_line_exit_2({"--headless", "--ticks", "1", "--replay", replay, "--load", save}, "--load excludes --replay");
   // The headless run's options are refused in the window (--validate had been accepted there
   // and ignored).
   expect_one_line_exit_2({"--validate"}, "--validate requires --headless");
