@@ -206,7 +206,9 @@ void bench_paired_kill(benchmark::State& st, u32 n, u32 percent, bool tiny) {
 // memory system allows a single thread; iterate/ is held against it.
 void bench_stream(benchmark::State& st, u64 bytes) {
   const size_t n = bytes / sizeof(float);
-  auto data = std::make_unique_for_overwrite<float[]>(n);
+  // An engine buffer, in huge pages as the pools are: with 4 KiB pages the stream would
+  // also pay TLB misses the iterate pass over the pools does not.
+  ecs::Buffer<float> data = ecs::make_buffer<float>(n);
   for (size_t i = 0; i < n; ++i) data[i] = 1.0f;  // commit every page before timing
   float* a = data.get();
   double timed = 0;
@@ -238,12 +240,22 @@ constexpr VariantBenches benches_of() {
 constexpr VariantBenches kVariants[] = {benches_of<Pools>(), benches_of<PoolsSwapOne>(), benches_of<HeapVariant>(),
                                         benches_of<SizeBucketsVariant>()};
 
-// Registers <family>/<variant>/<n>/<arg>.
+// The rounds a kill or spawn benchmark runs, the same for every variant. Each round churns
+// the world once more (kill, then respawn), so a variant left to Google Benchmark's own
+// count would average other rounds than the next: at 200,000 ants and 50 % the pools ran
+// about 28 rounds, the heap 9 and swap-one 8 (the count follows each one's speed). A fixed
+// count gives every variant the same worlds: at least ten, and about two million victims
+// a benchmark where N is small. A tiny run makes two (the second after a churn round).
+u32 kill_rounds(const Sizes& sz, u32 n) { return sz.tiny ? 2 : std::max<u32>(10, 2'000'000 / n); }
+
+// Registers <family>/<variant>/<n>/<arg>, run for `rounds` iterations (0: as many as
+// Google Benchmark's minimum time asks).
 void register_one(const char* family, const VariantBenches& v, BenchFn fn, u32 n, u32 arg, bool tiny,
-                  benchmark::TimeUnit unit) {
+                  benchmark::TimeUnit unit, u32 rounds) {
   std::string name = std::string(family) + "/" + v.name + "/" + std::to_string(n) + "/" + std::to_string(arg);
-  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { fn(st, n, arg, tiny); })
-      ->UseManualTime()->Unit(unit);
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { fn(st, n, arg, tiny); })
+                ->UseManualTime()->Unit(unit);
+  if (rounds) b->Iterations(rounds);
 }
 
 // Registers paired/kill/<a>_vs_<b>/<n>/<percent>.
@@ -262,17 +274,19 @@ void register_pool_benchmarks(const Sizes& sz) {
     BenchFn VariantBenches::*fn;
     const std::vector<u32>& args;
     benchmark::TimeUnit unit;
+    bool churns;  // each iteration changes the world: a fixed count (kill_rounds)
   };
-  const Family families[] = {{"kill", &VariantBenches::kill, sz.kill_percents, benchmark::kMicrosecond},
-                             {"spawn", &VariantBenches::spawn, sz.kill_percents, benchmark::kMicrosecond},
-                             {"iterate", &VariantBenches::iterate, sz.churn_rounds, benchmark::kMillisecond}};
+  const Family families[] = {{"kill", &VariantBenches::kill, sz.kill_percents, benchmark::kMicrosecond, true},
+                             {"spawn", &VariantBenches::spawn, sz.kill_percents, benchmark::kMicrosecond, true},
+                             {"iterate", &VariantBenches::iterate, sz.churn_rounds, benchmark::kMillisecond, false}};
   // Tiny runs: 200 ants, so 20 or 100 victims; a threshold of 8 sends both through the
   // batch passes (PoolsVariant::swap_release_max).
   if (sz.tiny) Pools::swap_release_max = 8;
   for (const Family& f : families)
     for (u32 n : sz.ants)
       for (u32 arg : f.args)
-        for (const VariantBenches& v : kVariants) register_one(f.name, v, v.*f.fn, n, arg, sz.tiny, f.unit);
+        for (const VariantBenches& v : kVariants)
+          register_one(f.name, v, v.*f.fn, n, arg, sz.tiny, f.unit, f.churns ? kill_rounds(sz, n) : 0);
   // The kill comparisons of the targets, paired: pools against swap-one at 10 % at every
   // size (the target holds at each), pools against the heap at the largest and 50 %. And
   // one with no target: pools against swap-one at the smallest size and 50 %, where the

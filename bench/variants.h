@@ -194,14 +194,15 @@ struct HeapVariant {
 // larger array, and only then grows the arena: memory is reused, but a larger array
 // handed to a smaller request stays oversized, and small freed arrays can never serve
 // larger requests.
+// The arena is one engine buffer (ecs::make_buffer), in the same huge pages as the pools.
 template <class C, u32 Max>
 struct BucketArena {
-  std::unique_ptr<C[]> items;
+  ecs::Buffer<C> items;
   u32 capacity = 0;
   u32 bump = 0;  // high-water mark: the arena never shrinks
   std::array<u32, Max + 1> free_head;
 
-  explicit BucketArena(u32 cap) : items(std::make_unique_for_overwrite<C[]>(cap)), capacity(cap) {
+  explicit BucketArena(u32 cap) : items(ecs::make_buffer<C>(cap)), capacity(cap) {
     free_head.fill(ecs::kNone);
   }
 
@@ -295,10 +296,13 @@ struct SizeBucketsVariant {
     return n;
   }
 
-  // The arena up to its high-water mark.
+  // The arena up to its high-water mark, plus what each ant keeps of its piece array (its
+  // first index, count and real size), as the pools are charged each entity's slot list
+  // and the heap each vector.
   double bytes_per_live_piece() const {
     u64 n = live_pieces();
-    return n ? double(piece_arena.bump) * sizeof(RenderPiece) / double(n) : 0.0;
+    constexpr double kPerAnt = sizeof(Ant::pieces) + sizeof(Ant::piece_count) + sizeof(Ant::piece_size);
+    return n ? (double(piece_arena.bump) * sizeof(RenderPiece) + double(ants.size()) * kPerAnt) / double(n) : 0.0;
   }
 
   std::string check() {
