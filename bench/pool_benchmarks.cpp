@@ -244,9 +244,10 @@ constexpr VariantBenches kVariants[] = {benches_of<Pools>(), benches_of<PoolsSwa
 // the world once more (kill, then respawn), so a variant left to Google Benchmark's own
 // count would average other rounds than the next: at 200,000 ants and 50 % the pools ran
 // about 28 rounds, the heap 9 and swap-one 8 (the count follows each one's speed). A fixed
-// count gives every variant the same worlds: at least ten, and about two million victims
-// a benchmark where N is small. A tiny run makes two (the second after a churn round).
-u32 kill_rounds(const Sizes& sz, u32 n) { return sz.tiny ? 2 : std::max<u32>(10, 2'000'000 / n); }
+// count gives every variant the same worlds: five million ants over the rounds (25 at
+// 200,000 ants, 2,500 at 2,000: a small world's round is short, and its time would drown in
+// the noise). A tiny run makes two (the second after a churn round).
+u32 kill_rounds(const Sizes& sz, u32 n) { return sz.tiny ? 2 : std::max<u32>(10, 5'000'000 / n); }
 
 // Registers <family>/<variant>/<n>/<arg>, run for `rounds` iterations (0: as many as
 // Google Benchmark's minimum time asks).
