@@ -80,6 +80,7 @@ std::string report_json(const Game& g, const RunInfo& info) {
   r["timing_ms"] = timing;
   r["wall_s"] = info.wall_s;
   r["ticks_run"] = info.ticks_run;
+  r["validated_ticks"] = info.validated_ticks;
   r["ticks_per_s"] = info.wall_s > 0 ? double(info.ticks_run) / info.wall_s : 0.0;
   r["rss_mb"] = {{"start", info.rss_start_mb}, {"end", info.rss_end_mb}};
   if (!info.replay_divergence.empty()) r["replay_divergence"] = info.replay_divergence;
@@ -146,6 +147,7 @@ int run_headless(const Options& o) {
       break;
     }
     if (o.validate) {
+      ++info.validated_ticks;
       auto v = validate_game(g, 4);
       if (!v.empty() && first_violation.empty()) first_violation = ecs::describe(v.front());
     }

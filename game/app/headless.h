@@ -19,6 +19,7 @@ struct RunInfo {
   double rss_start_mb = 0, rss_end_mb = 0;
   double wall_s = 0;
   std::uint64_t ticks_run = 0;  // this run's ticks (a loaded world starts past tick 0)
+  std::uint64_t validated_ticks = 0;  // ticks after which the validator ran (--validate)
   std::string replay_divergence;  // where a replay left its recording, if it did
 };
 std::string report_json(const Game& g, const RunInfo& info);

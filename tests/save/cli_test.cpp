@@ -256,6 +256,7 @@ TEST(ExhaustionCli, RefusedSpawnsAreReportedAndTheRunSucceeds) {
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(slurp(report));
   EXPECT_EQ(j["invariant_violations"], 0);
+  EXPECT_EQ(j["validated_ticks"], 400);
   EXPECT_GT(j["spawn_refused"].get<long long>(), 0);
   long long failed = 0;
   for (auto& [name, pool] : j["pools"].items()) failed += pool["failed_reservations"].get<long long>();

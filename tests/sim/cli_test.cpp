@@ -90,6 +90,7 @@ TEST(Cli, HeadlessRunWritesTheReport) {
   for (const char* pool : {"render_pieces", "collision_volumes", "sensors"})
     for (const char* key : {"capacity", "taken", "high_water", "failed_reservations", "rewires"}) EXPECT_TRUE(j["pools"][pool].contains(key)) << pool << "." << key;
   EXPECT_EQ(j["invariant_violations"], 0);
+  EXPECT_EQ(j["validated_ticks"], 120) << "--validate ran the validator after every tick";
   EXPECT_GT(j["moves"].get<int>(), 0);  // the ants crossed chunks and left the region
   EXPECT_EQ(j["refused_moves"], 0);
   for (const char* system : {"simulate", "pheromones", "fire", "destroy", "regions", "dormant", "corpses"})
