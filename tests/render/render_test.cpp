@@ -821,6 +821,12 @@ TEST(RenderBatch, TheCrowdImageInTilesIsTheSamePicture) {
   h.frames(2);
   ASSERT_GT(h.app.batch.crowd_dots, 100u);
   ASSERT_EQ(h.app.batch.crowd_tiles.size(), 1u);
+  // The crowd is on the screen: each nest's colony colour at its queen's dot.
+  for (const Colony& c : h.game().colonies) {
+    const Rgb at = h.pixel(h.sx(c.nest_x), h.sy(c.nest_y));
+    const uint32_t want = c.color;
+    EXPECT_EQ((uint32_t(at.r) | uint32_t(at.g) << 8 | uint32_t(at.b) << 16), want & 0xFFFFFFu) << "no crowd dot at a nest";
+  }
   const std::vector<uint32_t> whole = h.app.frame_pixels;
   h.app.batch.crowd_tile_max = 100;
   free_batch(h.app.batch);
@@ -1134,13 +1140,31 @@ TEST(RenderWindow, ScreenshotAndFramesWriteThePngOfTheWindow) {
   o.scenario = data("nests.json");
   o.screenshot = out;
   o.frames = 4;
-  o.width = 320, o.height = 200;
+  o.width = 640, o.height = 400;
   ASSERT_EQ(run_window(o), 0);
-  SDL_Surface* s = IMG_Load(out.c_str());
-  ASSERT_NE(s, nullptr) << IMG_GetError();
-  EXPECT_EQ(s->w, 320);
-  EXPECT_EQ(s->h, 200);
+  SDL_Surface* loaded = IMG_Load(out.c_str());
+  ASSERT_NE(loaded, nullptr) << IMG_GetError();
+  SDL_Surface* s = SDL_ConvertSurfaceFormat(loaded, SDL_PIXELFORMAT_RGBA32, 0);
+  SDL_FreeSurface(loaded);
+  ASSERT_NE(s, nullptr) << SDL_GetError();
+  EXPECT_EQ(s->w, 640);
+  EXPECT_EQ(s->h, 400);
+  // The picture of the world, not a blank or a channel-swapped one: grass and the lake of
+  // nests.json (blue), opaque.
+  size_t grass = 0, water = 0, opaque = 0;
+  for (int y = 0; y < s->h; ++y) {
+    const Uint8* row = static_cast<const Uint8*>(s->pixels) + size_t(y) * size_t(s->pitch);
+    for (int x = 0; x < s->w; ++x) {
+      Rgb p{row[4 * x], row[4 * x + 1], row[4 * x + 2]};
+      grass += p.g > p.r + 30 && p.g > p.b + 30;
+      water += bluish(p);
+      opaque += row[4 * x + 3] == 255;
+    }
+  }
   SDL_FreeSurface(s);
+  EXPECT_GT(grass, 640u * 400 / 4);
+  EXPECT_GT(water, 200u);
+  EXPECT_EQ(opaque, 640u * 400);
 }
 
 TEST(RenderWindow, AMissingScenarioIsExitCode2WithNoWindow) {
