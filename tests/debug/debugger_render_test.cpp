@@ -136,6 +136,9 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   ImU32 green = ImGui::ColorConvertFloat4ToU32(ImVec4(0.3f, 1.0f, 0.3f, 1.0f));
   EXPECT_GT(count_color(px, 1280, int(0.665f * 1280), int(0.085f * 800), 1280, int(0.425f * 800), green, 8), 50)
       << "no green back-pointer checks in the inspector";
+  ImU32 red = ImGui::ColorConvertFloat4ToU32(ImVec4(1.0f, 0.3f, 0.3f, 1.0f));
+  EXPECT_EQ(count_color(px, 1280, int(0.665f * 1280), int(0.085f * 800), 1280, int(0.425f * 800), red, 8), 0)
+      << "a back-pointer check drawn as broken";
   // Outside every debugger window (bottom middle of the screen) only the clear colour.
   EXPECT_EQ(count_color(px, 1280, 600, 420, 680, 500, 0xFF0A0A0Au, 0), 80 * 80);
 
