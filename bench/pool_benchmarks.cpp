@@ -259,13 +259,14 @@ void register_one(const char* family, const VariantBenches& v, BenchFn fn, u32 n
   if (rounds) b->Iterations(rounds);
 }
 
-// Registers paired/kill/<a>_vs_<b>/<n>/<percent>.
+// Registers paired/kill/<a>_vs_<b>/<n>/<percent>, the rounds of kill/ at that size.
 template <class A, class B>
-void register_paired(u32 n, u32 percent, bool tiny) {
+void register_paired(const Sizes& sz, u32 n, u32 percent) {
   std::string name = std::string("paired/kill/") + A::kName + "_vs_" + B::kName + "/" + std::to_string(n) + "/" +
                      std::to_string(percent);
+  const bool tiny = sz.tiny;
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_paired_kill<A, B>(st, n, percent, tiny); })
-      ->UseManualTime()->Unit(benchmark::kMicrosecond);
+      ->UseManualTime()->Iterations(kill_rounds(sz, n))->Unit(benchmark::kMicrosecond);
 }
 
 // Comparable lines sit together: for each family and size, every variant.
@@ -292,9 +293,9 @@ void register_pool_benchmarks(const Sizes& sz) {
   // size (the target holds at each), pools against the heap at the largest and 50 %. And
   // one with no target: pools against swap-one at the smallest size and 50 %, where the
   // batch passes lose to the one-at-a-time loop (bench/README.md, "Other observations").
-  for (u32 n : sz.ants) register_paired<Pools, PoolsSwapOne>(n, 10, sz.tiny);
-  register_paired<Pools, HeapVariant>(sz.ants.back(), 50, sz.tiny);
-  register_paired<Pools, PoolsSwapOne>(sz.ants.front(), 50, sz.tiny);
+  for (u32 n : sz.ants) register_paired<Pools, PoolsSwapOne>(sz, n, 10);
+  register_paired<Pools, HeapVariant>(sz, sz.ants.back(), 50);
+  register_paired<Pools, PoolsSwapOne>(sz, sz.ants.front(), 50);
   u64 bytes = sz.stream_bytes;
   benchmark::RegisterBenchmark("stream/rmw", [=](benchmark::State& st) { bench_stream(st, bytes); })
       ->UseManualTime()->Unit(benchmark::kMillisecond);
