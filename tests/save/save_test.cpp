@@ -25,6 +25,17 @@ using test::temp_path;
 
 u32 cell_index(const Game& g, float x, float y) { return u32(y) * g.width + u32(x); }
 
+// Changes the first live entity of `kind` (a world spoiled for a loader test).
+template <class Fn>
+void spoil_first(Game& g, Kind kind, Fn change) {
+  bool done = false;
+  g.ecs->for_each_entity([&](ColonyEcs::Record& r) {
+    if (done || r.payload.kind != kind) return;
+    change(r);
+    done = true;
+  });
+}
+
 // The player's hand at tick 300: a bomb, a spawn and a region change wait in the queue
 // when the world is saved, so pending commands and tier moves cross the save.
 void player_inputs(Game& g) {
@@ -314,28 +325,15 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
       {[](Game& g) { g.event_rng.inc &= ~1ull; }, "a random stream with an even increment"},
       // A negative speed had a dormant ant take billions of steps a tick (the step count
       // is the distance over half a cell, rounded up, in 32 bits).
-      {[](Game& g) {
-         bool done = false;
-         g.ecs->for_each_entity([&](auto& r) {
-           if (!done && r.payload.kind == Kind::Worker) r.payload.speed = -1, done = true;
-         });
-       },
+      {[](Game& g) { spoil_first(g, Kind::Worker, [](ColonyEcs::Record& r) { r.payload.speed = -1; }); },
        "speed out of range (0 to 0.9 cells a tick)"},
       // A worker's sensor angle of NaN became its heading once it steered by it.
       {[](Game& g) {
-         bool done = false;
-         g.ecs->for_each_entity([&](auto& r) {
-           if (done || r.payload.kind != Kind::Worker) return;
-           g.ecs->template component<Sensor>(r, 1).angle = std::numeric_limits<float>::quiet_NaN(), done = true;
-         });
+         spoil_first(g, Kind::Worker, [&](ColonyEcs::Record& r) { g.ecs->component<Sensor>(r, 1).angle = std::numeric_limits<float>::quiet_NaN(); });
        },
        "sensor out of range"},
       {[](Game& g) {
-         bool done = false;
-         g.ecs->for_each_entity([&](auto& r) {
-           if (done || r.payload.kind != Kind::Soldier) return;
-           g.ecs->template component<CollisionVolume>(r, 0).radius = std::numeric_limits<float>::infinity(), done = true;
-         });
+         spoil_first(g, Kind::Soldier, [&](ColonyEcs::Record& r) { g.ecs->component<CollisionVolume>(r, 0).radius = std::numeric_limits<float>::infinity(); });
        },
        "collision volume out of range"},
       // A queue of commands past one tick's budget: each whole-map bomb took 20 ms on a
