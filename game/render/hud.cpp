@@ -60,7 +60,7 @@ const HelpLine kHelpLines[] = {
     {"F", "follow the selected ant"},
     {"H, Home", "show the whole map"},
     {"Space", "pause / resume"},
-    {".", "single tick (pauses)"},
+    {".", "single tick (pauses; held, repeats)"},
     {"+ / -", "simulation speed 1x .. 64x"},
     {"P", "pheromone overlay: off, to-food, to-home, danger"},
     {"F1", "this help"},
