@@ -122,8 +122,8 @@ class World {
                            config.grid.chunk_count(), config.block_records, u32(sizeof(Lists))}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
         pending_(make_buffer<Handle>(config.max_entities)),
-        sorted_{make_buffer<Handle>(config.max_entities), make_buffer<Handle>(config.max_entities)},
-        dead_bits_{make_buffer<u64>(dead_words(config.pool_capacity[index_of<Cs>()]))...},
+        sorted_{make_committed_buffer<Handle>(config.max_entities), make_committed_buffer<Handle>(config.max_entities)},
+        dead_bits_{make_committed_buffer<u64>(dead_words(config.pool_capacity[index_of<Cs>()]))...},
         swap_release_max_(config.swap_release_max) {}
 
   World(const World&) = delete;
@@ -1079,7 +1079,8 @@ class World {
   EntityStore store_;
   std::tuple<Pool<Cs>...> pools_;
   Buffer<Handle> pending_;
-  // Scratch of in_directory_order: the two buffers its radix sort passes between.
+  // Scratch of in_directory_order: the two buffers its radix sort passes between. Like the
+  // dead bitmaps, committed when the world is made (make_committed_buffer).
   std::array<Buffer<Handle>, 2> sorted_;
   // Scratch of the batched release (not state: all zero between calls): one bit per
   // pool entry, set for the entries a batch frees.
