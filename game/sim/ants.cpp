@@ -25,13 +25,19 @@ u64 occupancy_stamp(u64 tick) { return (tick % 0xFFFFFFFFull + 1) << 32; }
 // The longest piece of a dormant ant's walk checked against the terrain: under a cell, so
 // that a wall one cell thick always holds one checked point.
 constexpr float kDormantPiece = 0.5f;
+constexpr u32 kDormantLeg = 64;  // ticks of a dormant forager's walk in one direction
 
 // Age and hunger; true when the ant died.
+constexpr float kStarveChance = 0.0008f;
+
 bool age_ant(Game& g, Record& r, u32 dt) {
   Body& b = r.payload;
   b.age += dt;
   if (b.age >= b.lifespan) return kill_ant(g, r, DeathCause::Age);
-  if (g.colonies[b.colony].starving && hash_float(g.seed, g.tick, r.header.handle.index, kStarve) < 0.0008f * float(dt))
+  // A starving colony's ant dies with a chance of kStarveChance a tick: over dt ticks at
+  // once, 1 - (1 - chance)^dt (dt x chance overshot it, 0.82 against 0.56 at dt 1,024).
+  if (g.colonies[b.colony].starving &&
+      hash_float(g.seed, g.tick, r.header.handle.index, kStarve) < 1.0f - std::pow(1.0f - kStarveChance, float(dt)))
     return kill_ant(g, r, DeathCause::Starvation);
   return false;
 }
@@ -263,24 +269,42 @@ void advance_dormant(Game& g, Record& r) {
   if (age_ant(g, r, dt)) return;
   const u32 id = r.header.handle.index;
   const Colony& home = g.colonies[b.colony];
-  b.heading = wrap_angle(b.heading + (hash_float(g.seed, g.tick, id, kDormantWalk) - 0.5f) * 1.2f);
-  float c = fast_cos(b.heading), s = fast_sin(b.heading);
-  if (b.carrying) {
-    steer_toward(b, c, s, home.nest_x, home.nest_y, 0.6f);
-    b.heading = wrap_angle(b.heading);
-    c = fast_cos(b.heading);
-    s = fast_sin(b.heading);
-  }
-  // The ticks' walk in one go, in pieces of at most kDormantPiece cells, each checked, so
-  // that no water or rock is jumped over. Out of sight, ants without food mill about (a
-  // slower net drift); carriers head home at full speed.
-  const float dist = b.speed * float(b.legs) / 6.0f * float(std::min(dt, 64u)) * (b.carrying ? 1.0f : 0.4f);
-  const u32 pieces = std::max(1u, u32(std::ceil(dist / kDormantPiece)));
+  // The trail's strength fades over the gap as it would tick by tick (it stayed whole,
+  // and an ant waking far from home laid full-strength to-home scent there); taking or
+  // delivering food below renews it.
+  b.scent *= std::pow(kScentFade, float(dt));
+  // The gap's walk, in pieces of at most kDormantPiece cells, each checked, so that no
+  // water or rock is jumped over. Carriers head straight home at full speed for every tick
+  // of the gap and stop at the nest (a cap of 64 ticks had left them short at longer
+  // periods, and a step past the nest carried them beyond). Ants without food mill about:
+  // a leg of up to kDormantLeg ticks at 0.4 of their speed, in a new direction each, and
+  // a worker looks for food on every piece of the way, not only where it ends (found at
+  // the ends alone, food came to fewer updates as the period grew: a colony out of view
+  // starved past a period of about 32).
+  const float per_tick = b.speed * float(b.legs) / 6.0f;
   const Game::Stand from{b.x, b.y, b.cell, r.header.chunk};
-  for (u32 k = 0; k < pieces; ++k)
-    if (step_forward(g, b, c, s, dist / float(pieces), id) == ecs::kNone) break;
+  const bool looking = !b.carrying && b.kind == Kind::Worker;
+  auto walk_leg = [&](float dist) {  // false once the ant stops (blocked, or on food)
+    const float c = fast_cos(b.heading), s = fast_sin(b.heading);
+    const u32 pieces = std::max(1u, u32(std::ceil(dist / kDormantPiece)));
+    for (u32 k = 0; k < pieces; ++k) {
+      if (step_forward(g, b, c, s, dist / float(pieces), id) == ecs::kNone) return false;
+      if (looking && (g.cell_flags[cell_of(g, b.x, b.y)] & kCellFood)) return false;
+    }
+    return true;
+  };
+  if (b.carrying) {
+    const float hx = home.nest_x - b.x, hy = home.nest_y - b.y;
+    b.heading = std::atan2(hy, hx);
+    walk_leg(std::min(per_tick * float(dt), std::sqrt(hx * hx + hy * hy)));
+  } else {
+    for (u32 done = 0, leg = 0; done < dt; done += kDormantLeg, ++leg) {
+      b.heading = wrap_angle(b.heading + (hash_float(g.seed, g.tick + leg, id, kDormantWalk) - 0.5f) * 1.2f);
+      if (!walk_leg(per_tick * float(std::min(dt - done, kDormantLeg)) * 0.4f)) break;
+    }
+  }
   b.cell = cell_of(g, b.x, b.y);
-  if (!b.carrying && b.kind == Kind::Worker && (g.cell_flags[b.cell] & kCellFood)) take_food(g, r);
+  if (looking && (g.cell_flags[b.cell] & kCellFood)) take_food(g, r);
   float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
   if (b.carrying && dx * dx + dy * dy < kNestRadius * kNestRadius * 4) deliver_food(g, r);
   note_chunk_change(g, r, g.ecs->grid().chunk_at(b.x, b.y), from);

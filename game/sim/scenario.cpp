@@ -428,8 +428,15 @@ void read_rules(const json& root, Scenario& s) {
   const std::string p = "rules";
   auto num = [](double lo, double hi) { return [=](const json& v, const std::string& q) { return number(v, q, lo, hi); }; };
   auto whole = [](u64 lo, u64 hi) { return [=](const json& v, const std::string& q) { return integer(v, q, lo, hi); }; };
-  optional(o, "worker_speed", p, r.worker_speed, num(0, kMaxAntSpeed));
-  optional(o, "soldier_speed", p, r.soldier_speed, num(0, kMaxAntSpeed));
+  // A speed is compared as the float it is kept as: 0.9 as a double is above 0.9f, and
+  // "at most 0.9" had refused 0.9.
+  auto speed = [](const json& v, const std::string& q) {
+    const double d = number(v, q, 0, 1e6);
+    if (float(d) > kMaxAntSpeed) throw BadInput{q, written_text(d) + " is out of range [0, " + number_text(kMaxAntSpeed) + "]"};
+    return d;
+  };
+  optional(o, "worker_speed", p, r.worker_speed, speed);
+  optional(o, "soldier_speed", p, r.soldier_speed, speed);
   optional(o, "worker_lifespan", p, r.worker_lifespan, whole(1, 100'000'000));
   optional(o, "soldier_lifespan", p, r.soldier_lifespan, whole(1, 100'000'000));
   optional(o, "upkeep", p, r.upkeep, num(0, 1));

@@ -84,6 +84,14 @@ TEST(Scenario, OutOfRange) {
   // "-0" is a signed zero to the JSON reader: zero, and out of range here ("expected an
   // integer, got an integer" before).
   EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": -0")), "bad.json: world.width: 0 is out of range [16, 8192]");
+  // A speed of 0.9, the most allowed, is taken (compared as a double, it was above 0.9f).
+  {
+    Scenario s;
+    std::string err;
+    EXPECT_TRUE(parse_scenario(with("\"events\"", "\"rules\": { \"worker_speed\": 0.9 }, \"events\""), "good.json", s, &err)) << err;
+  }
+  EXPECT_EQ(parse_error(with("\"events\"", "\"rules\": { \"soldier_speed\": 0.91 }, \"events\"")),
+            "bad.json: rules.soldier_speed: 0.91 is out of range [0, 0.9]");
   EXPECT_EQ(parse_error(with("\"chunk_size\": 16", "\"chunk_size\": 1")), "bad.json: world.chunk_size: 1 is out of range [4, 256]");
   EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [200, 20]")), "bad.json: food[0].at: (200, 20) is outside the 64x48 map");
 }

@@ -659,6 +659,35 @@ TEST(Deaths, AnAntTurningFromDangerIsShownFleeing) {
 
 // [SECTION] Tiers: dormant chunks and region moves
 
+// A colony out of view forages at every dormant period the rules allow: its workers find
+// food along their whole walk and carriers go all the way home, so over 6,000 ticks it
+// delivers about as much at a period of 64 or 256 as at 8 (found only where a walk ended,
+// a period of 64 had delivered an eleventh as much, and the colony starved).
+TEST(Dormant, AColonyOutOfViewForagesAtLongPeriods) {
+  auto delivered = [](u32 period) {
+    const std::string text = R"({ "seed": 3, "world": { "width": 128, "height": 128, "chunk_size": 16 },
+      "terrain": { "base": "grass" },
+      "colonies": [ { "nest": [64, 64], "workers": 100, "soldiers": 0, "food": 50 } ],
+      "food": [ { "at": [80, 64], "crumbs": 31 }, { "at": [48, 64], "crumbs": 31 }, { "at": [64, 80], "crumbs": 31 } ],
+      "random_food": { "count": 0, "crumbs": [1, 1] },
+      "rules": { "worker_lifespan": 100000000, "dormant_period": )" + std::to_string(period) + R"( },
+      "region": { "x": 0, "y": 0, "w": 1, "h": 1 } })";
+    Scenario s;
+    std::string err;
+    EXPECT_TRUE(parse_scenario(text, "dormant.json", s, &err)) << err;
+    auto g = make_game(s, s.seed, &err);
+    EXPECT_NE(g, nullptr) << err;
+    if (!g) return u64(0);
+    for (int t = 0; t < 6000; ++t) simulate_tick(*g);
+    EXPECT_TRUE(validate_game(*g, 1).empty());
+    return g->colonies[0].delivered;
+  };
+  const u64 at8 = delivered(8);
+  ASSERT_GT(at8, 100u);
+  EXPECT_GT(delivered(64), at8 * 6 / 10);
+  EXPECT_GT(delivered(256), at8 / 2);
+}
+
 // An ant ages by every tick it lives, whichever tier it spends them in: one whose chunk
 // joins the region catches up the ticks since its last dormant step (it had lost them,
 // and lived longer the more often the camera passed).
