@@ -69,17 +69,33 @@ bool settle_command(Command& cmd) {
   return true;
 }
 
-// Paints the command's disc. Water and rock leave the nests' cells as they are: a nest
-// stands on land (ants come out of it, and a save with a drowned nest is refused).
+// Food under water or rock is gone: the source (or corpse) no ant could reach again leaves
+// the world, and a random source is counted out so that another one grows elsewhere (it
+// had stayed, unreachable, and kept the count of sources full).
+void drown_food(Game& g, u32 cell) {
+  const Handle fh = g.food_at[cell];
+  Record* food = fh.is_null() ? nullptr : g.ecs->find(fh);
+  if (!food || (food->header.flags & ecs::kFlagDying)) return;
+  forget_food(g, food->payload, fh);
+  if (food->payload.kind == Kind::Food) --g.food_sources;
+  g.ecs->queue_destroy(fh);
+}
+
+// Paints the command's disc. Water and rock leave the nests' cells as they are (a nest
+// stands on land: ants come out of it, and a save with a drowned nest is refused), and
+// take the food they cover.
 void paint_terrain(Game& g, const Command& cmd) {
   if (cmd.terrain >= Terrain::Count) return;
+  const bool blocks = !passable(cmd.terrain);
   std::array<u32, kMaxColonies> nests{};
   size_t n = 0;
-  if (!passable(cmd.terrain))
+  if (blocks)
     for (const Colony& c : g.colonies)
       if (n < nests.size()) nests[n++] = cell_of(g, c.nest_x, c.nest_y);
   for_each_cell_in_circle(g, cmd.x, cmd.y, cmd.radius, [&](u32 cell, float) {
-    if (std::find(nests.begin(), nests.begin() + n, cell) == nests.begin() + n) set_terrain(g, cell, cmd.terrain);
+    if (std::find(nests.begin(), nests.begin() + n, cell) != nests.begin() + n) return;
+    set_terrain(g, cell, cmd.terrain);
+    if (blocks) drown_food(g, cell);
   });
 }
 

@@ -319,6 +319,36 @@ TEST(Maiming, AnAntennaTakesItsSensorWithIt) {
 
 // [SECTION] Food
 
+// Water painted over a food source takes it: no food is left under the water, and with
+// random food a new source grows on land instead (the drowned one had kept its place in
+// the count, unreachable, and none grew).
+TEST(Food, WaterPaintedOverFoodTakesItAndNewFoodGrowsElsewhere) {
+  Scenario s = small_world();
+  s.random_food.count = 1;
+  auto g = build(s);
+  simulate_tick(*g);
+  ASSERT_EQ(g->food_sources, 1u);
+  Handle source;
+  float fx = 0, fy = 0;
+  g->ecs->for_each_entity([&](Record& r) {
+    if (r.payload.kind == Kind::Food) source = r.header.handle, fx = r.payload.x, fy = r.payload.y;
+  });
+  ASSERT_FALSE(source.is_null());
+  Command water;
+  water.kind = CommandKind::PaintTerrain, water.terrain = Terrain::Water, water.x = fx, water.y = fy, water.radius = 3;
+  ASSERT_TRUE(queue_command(*g, water));
+  simulate_tick(*g);
+  EXPECT_FALSE(g->ecs->alive(source));
+  for (u32 cell = 0; cell < g->food_at.size(); ++cell) {
+    if (!g->food_at[cell].is_null()) {
+      EXPECT_TRUE(passable(g->terrain[cell])) << "food left in water at cell " << cell;
+    }
+  }
+  for (int t = 0; t < 60 && g->food_sources == 0; ++t) simulate_tick(*g);
+  EXPECT_EQ(g->food_sources, 1u) << "no new source grew";
+  expect_valid(*g);
+}
+
 TEST(Food, PickUpAddsOnePieceAndDeliveryRemovesIt) {
   auto g = build(small_world());
   Handle food = spawn_food(*g, 30.5f, 30.5f, 5);
