@@ -50,9 +50,18 @@ void steer_toward(Body& b, float c, float s, float tx, float ty, float step) {
 
 // One step forward; blocked by water, rock and the map edge (the ant turns instead).
 // Returns the new cell, or kNone when blocked.
+// A step into a diagonal neighbour also needs one of the two cells beside both open: two
+// rock or water cells that touch at a corner are a wall (fire, which spreads to the four
+// neighbours, stops there; ants had slipped through).
+bool corner_blocked(const Game& g, float x, float y, float nx, float ny) {
+  const u32 cx = u32(x), cy = u32(y), nxc = u32(nx), nyc = u32(ny);
+  if (cx == nxc || cy == nyc) return false;
+  return !passable(g.terrain[cy * g.width + nxc]) && !passable(g.terrain[nyc * g.width + cx]);
+}
+
 u32 step_forward(Game& g, Body& b, float c, float s, float dist, u32 turn_salt_id) {
   float nx = b.x + c * dist, ny = b.y + s * dist;
-  if (!in_map(g, nx, ny) || !passable(g.terrain[u32(ny) * g.width + u32(nx)])) {
+  if (!in_map(g, nx, ny) || !passable(g.terrain[u32(ny) * g.width + u32(nx)]) || corner_blocked(g, b.x, b.y, nx, ny)) {
     b.heading = wrap_angle(b.heading + kPi * (0.5f + hash_float(g.seed, g.tick, turn_salt_id, kTurn)));
     return ecs::kNone;
   }
