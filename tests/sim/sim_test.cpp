@@ -54,6 +54,20 @@ std::unique_ptr<Game> build(const Scenario& s, u64 seed = 1) {
   return g;
 }
 
+// The food the first colony of a scenario (JSON text) has delivered after `ticks` ticks,
+// the world validated at the end.
+u64 delivered_after(const std::string& text, int ticks) {
+  Scenario s;
+  std::string err;
+  EXPECT_TRUE(parse_scenario(text, "test.json", s, &err)) << err;
+  auto g = make_game(s, s.seed, &err);
+  EXPECT_NE(g, nullptr) << err;
+  if (!g) return 0;
+  for (int t = 0; t < ticks; ++t) simulate_tick(*g);
+  EXPECT_TRUE(validate_game(*g, 1).empty());
+  return g->colonies[0].delivered;
+}
+
 Record& rec(Game& g, Handle h) {
   Record* r = g.ecs->find(h);
   EXPECT_NE(r, nullptr);
@@ -362,14 +376,7 @@ TEST(Food, ADiagonalWallOfRockKeepsTheAntsOnTheirSide) {
       "colonies": [ { "nest": [12, 50], "workers": 200, "soldiers": 0, "spread": 3, "food": 100 } ],
       "food": [ { "at": [50, 12], "crumbs": 31 }, { "at": [40, 20], "crumbs": 31 }, { "at": [55, 30], "crumbs": 31 } ],
       "random_food": { "count": 0, "crumbs": [1, 1] }, "rules": { "upkeep": 0, "lay_interval": 0 } })";
-    Scenario sc;
-    std::string err;
-    EXPECT_TRUE(parse_scenario(text, "diagonal.json", sc, &err)) << err;
-    auto g = make_game(sc, sc.seed, &err);
-    EXPECT_NE(g, nullptr) << err;
-    if (!g) return u64(0);
-    for (int t = 0; t < 3000; ++t) simulate_tick(*g);
-    return g->colonies[0].delivered;
+    return delivered_after(text, 3000);
   };
   EXPECT_GT(delivered(false), 0u) << "the food is within reach without the wall";
   EXPECT_EQ(delivered(true), 0u);
@@ -728,15 +735,7 @@ TEST(Dormant, AColonyOutOfViewForagesAtLongPeriods) {
       "random_food": { "count": 0, "crumbs": [1, 1] },
       "rules": { "worker_lifespan": 100000000, "dormant_period": )" + std::to_string(period) + R"( },
       "region": { "x": 0, "y": 0, "w": 1, "h": 1 } })";
-    Scenario s;
-    std::string err;
-    EXPECT_TRUE(parse_scenario(text, "dormant.json", s, &err)) << err;
-    auto g = make_game(s, s.seed, &err);
-    EXPECT_NE(g, nullptr) << err;
-    if (!g) return u64(0);
-    for (int t = 0; t < 6000; ++t) simulate_tick(*g);
-    EXPECT_TRUE(validate_game(*g, 1).empty());
-    return g->colonies[0].delivered;
+    return delivered_after(text, 6000);
   };
   const u64 at8 = delivered(8);
   ASSERT_GT(at8, 100u);
