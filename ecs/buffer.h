@@ -62,15 +62,16 @@ Buffer<T> make_buffer(std::size_t n) {
   return Buffer<T>(static_cast<T*>(p), BufferDeleter{bytes});
 }
 
-// A buffer that is committed now, every page written once: for the scratch a mass release
-// works in (the sort's buffers, the dead-entry bitmaps), so that the first bomb does not
-// stall on page faults (a million-ant world's first 50 % kill spent 30 of its 157 ms
-// faulting in the sort's 38 MB). Costs the memory up front, where make_buffer defers it.
+// A buffer that is committed now: for the scratch a mass release works in (the sort's
+// buffers, the dead-entry bitmaps), so that the first bomb does not stall on page faults
+// (a million-ant world's first 50 % kill spent 30 of its 157 ms faulting in the sort's
+// 38 MB). A mapping has each page written once; a smaller buffer was zeroed, and so
+// committed, by make_buffer. Costs the memory up front, where make_buffer defers it.
 template <class T>
 Buffer<T> make_committed_buffer(std::size_t n) {
   Buffer<T> b = make_buffer<T>(n);
   volatile unsigned char* bytes = reinterpret_cast<volatile unsigned char*>(b.get());
-  for (std::size_t off = 0, size = (n ? n : 1) * sizeof(T); off < size; off += 4096) bytes[off] = 0;
+  for (std::size_t off = 0, size = b.get_deleter().mapped_bytes; off < size; off += 4096) bytes[off] = 0;
   return b;
 }
 

@@ -148,16 +148,17 @@ std::string read_regular_file(const std::string& path, std::vector<std::uint8_t>
   int fd = -1;
   std::uint64_t size = 0;
   if (std::string problem = open_regular(path, fd, size); !problem.empty()) return problem;
-  std::vector<std::uint8_t> first(size_t(std::min<std::uint64_t>(head.check ? head.bytes : 0, size)));
+  // The head first, then (once it passed) the rest after it.
+  const char* shrank = "cannot read (the file shrank or a read failed)";
+  out.resize(size_t(std::min<std::uint64_t>(head.check ? head.bytes : 0, size)));
+  const size_t have = out.size();
   std::string problem;
-  if (read_up_to(fd, first.data(), first.size()) != first.size()) problem = "cannot read (the file shrank or a read failed)";
-  else if (head.check) problem = head.check(first.data(), first.size(), size);
+  if (read_up_to(fd, out.data(), have) != have) problem = shrank;
+  else if (head.check) problem = head.check(out.data(), have, size);
   if (problem.empty() && size > max_bytes) problem = "too large (" + std::to_string(size) + " bytes, at most " + std::to_string(max_bytes) + ")";
   if (problem.empty()) {
     out.resize(size_t(size));
-    std::copy(first.begin(), first.end(), out.begin());
-    if (read_up_to(fd, out.data() + first.size(), out.size() - first.size()) != out.size() - first.size())
-      problem = "cannot read (the file shrank or a read failed)";
+    if (read_up_to(fd, out.data() + have, out.size() - have) != out.size() - have) problem = shrank;
   }
   ::close(fd);
   return problem;
