@@ -281,9 +281,12 @@ void register_pool_benchmarks(const Sizes& sz) {
   const Family families[] = {{"kill", &VariantBenches::kill, sz.kill_percents, benchmark::kMicrosecond, true},
                              {"spawn", &VariantBenches::spawn, sz.kill_percents, benchmark::kMicrosecond, true},
                              {"iterate", &VariantBenches::iterate, sz.churn_rounds, benchmark::kMillisecond, false}};
-  // Tiny runs: 200 ants, so 20 or 100 victims; a threshold of 8 sends both through the
-  // batch passes (PoolsVariant::swap_release_max).
-  if (sz.tiny) Pools::swap_release_max = 8;
+  // Tiny runs: 200 ants, so 20 or 100 victims; a threshold of 8 and no small-world rule
+  // send both through the batch passes (PoolsVariant::swap_release_max).
+  if (sz.tiny) {
+    Pools::swap_release_max = 8;
+    Pools::small_world_bytes = 0;
+  }
   for (const Family& f : families)
     for (u32 n : sz.ants)
       for (u32 arg : f.args)
@@ -291,8 +294,9 @@ void register_pool_benchmarks(const Sizes& sz) {
           register_one(f.name, v, v.*f.fn, n, arg, sz.tiny, f.unit, f.churns ? kill_rounds(sz, n) : 0);
   // The kill comparisons of the targets, paired: pools against swap-one at 10 % at every
   // size (the target holds at each), pools against the heap at the largest and 50 %. And
-  // one with no target: pools against swap-one at the smallest size and 50 %, where the
-  // batch passes lose to the one-at-a-time loop (bench/README.md, "Other observations").
+  // one with no target: pools against swap-one at the smallest size and 50 %, a batch of
+  // 1,000 in a world small enough to go one at a time (Config::small_world_bytes), where
+  // the batch passes had lost to that loop (bench/README.md, "Small worlds go one at a time").
   for (u32 n : sz.ants) register_paired<Pools, PoolsSwapOne>(sz, n, 10);
   register_paired<Pools, HeapVariant>(sz, sz.ants.back(), 50);
   register_paired<Pools, PoolsSwapOne>(sz, sz.ants.front(), 50);

@@ -48,10 +48,12 @@ struct PoolsVariant {
   static constexpr const char* kName = kBatched ? "pools" : "pools_swap_one";
 
   std::unique_ptr<colony::ColonyEcs> world;
-  // The engine's small-batch threshold (Config::swap_release_max) for the worlds made
-  // from now on. A --tiny run lowers it, so that its toy-sized batched kills take the batch
-  // passes the full run measures, and are validated after every step like the rest.
+  // The engine's thresholds for one-at-a-time release (Config::swap_release_max and
+  // small_world_bytes) for the worlds made from now on. A --tiny run lowers both, so that
+  // its toy-sized batched kills take the batch passes the full run measures, and are
+  // validated after every step like the rest.
   static inline u32 swap_release_max = colony::ColonyEcs::kDefaultSwapReleaseMax;
+  static inline u64 small_world_bytes = colony::ColonyEcs::kDefaultSmallWorldBytes;
 
   explicit PoolsVariant(u32 max_ants) {
     colony::ColonyEcs::Config c;
@@ -59,6 +61,7 @@ struct PoolsVariant {
     c.grid = ecs::ChunkGrid::make(u32(kWorldCells), u32(kWorldCells), 32);
     c.pool_capacity = {max_ants * kMaxPieces, max_ants * kMaxVolumes, 1};
     c.swap_release_max = swap_release_max;
+    c.small_world_bytes = small_world_bytes;
     world = std::make_unique<colony::ColonyEcs>(c);
   }
 

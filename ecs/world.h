@@ -99,6 +99,7 @@ class World {
   static_assert(alignof(Record) <= alignof(std::max_align_t), "a payload may not need more alignment than std::max_align_t");
 
   static constexpr u32 kDefaultSwapReleaseMax = 256;
+  static constexpr u64 kDefaultSmallWorldBytes = u64(3) << 20;
   struct Config {
     u32 max_entities = 0;
     ChunkGrid grid;
@@ -108,6 +109,12 @@ class World {
     // swap-with-last (as destroy() does): for a few victims that beats the batch's extra
     // passes. Larger batches take the batched release (tail fill or compaction).
     u32 swap_release_max = kDefaultSwapReleaseMax;
+    // A batch of any size is released one entity at a time as well while the world's
+    // release_footprint() is at most this many bytes: a world that small sits in the
+    // caches, and the batch passes, which win by keeping many misses in flight, find none
+    // to overlap and run about twice the instructions (bench/README.md, "Small worlds go
+    // one at a time"). 0: every batch past swap_release_max takes the batch passes.
+    u64 small_world_bytes = kDefaultSmallWorldBytes;
   };
 
   // Compaction is chosen when the survivors it would move (those past the first hole)
@@ -124,7 +131,8 @@ class World {
         pending_(make_buffer<Handle>(config.max_entities)),
         sorted_{make_committed_buffer<Handle>(config.max_entities), make_committed_buffer<Handle>(config.max_entities)},
         dead_bits_{make_committed_buffer<u64>(dead_words(config.pool_capacity[index_of<Cs>()]))...},
-        swap_release_max_(config.swap_release_max) {}
+        swap_release_max_(config.swap_release_max),
+        small_world_bytes_(config.small_world_bytes) {}
 
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -349,7 +357,8 @@ class World {
 
   // Immediate batched destruction: every entity of the batch dies now, through the same
   // release as apply_destructions() (one mark pass, then each pool closes its holes; a
-  // batch of at most Config::swap_release_max goes one entity at a time). Stale handles
+  // batch of at most Config::swap_release_max, or in a world of at most
+  // Config::small_world_bytes, goes one entity at a time). Stale handles
   // and duplicates are skipped; a queued entity leaves the queue. Not for use while
   // iterating (as destroy()), and not with pending_destructions() as the batch: taking a
   // victim off the queue moves the queue's last entry into a place the walk has passed.
@@ -384,8 +393,9 @@ class World {
   // A victim is a handful of cache misses (directory entry, slot list row, chunk
   // neighbours, record), so the mark pass prefetches what it needs kPrefetchAhead
   // victims later and the misses overlap instead of following one another.
-  // A batch of at most Config::swap_release_max victims is released one entity at a
-  // time by swap-with-last instead: for a few victims that beats the batch's passes.
+  // A batch of at most Config::swap_release_max victims, or any batch in a world of at
+  // most Config::small_world_bytes, is released one entity at a time by swap-with-last
+  // instead: for a few victims, or in a world the caches hold, that beats the passes.
   u32 apply_destructions() {
     u32 n = pending_count_;
     if (n == 0) return 0;
@@ -460,10 +470,20 @@ class World {
   std::array<const PoolStats*, kPoolCount> all_stats() const { return {&pool<Cs>().stats...}; }
   u64 failed_creates() const { return failed_creates_; }
   u32 live_count() const { return store_.live_count(); }
+  // The bytes a release may touch: the live entities' directory rows (entry and slot
+  // lists) and every taken pool entry with its back-pointer. At most
+  // Config::small_world_bytes, every destruction goes one entity at a time.
+  u64 release_footprint() const {
+    u64 bytes = u64(store_.live_count()) * store_.dir_stride();
+    ((bytes += u64(pool<Cs>().stats.taken) * (sizeof(Cs) + sizeof(BackPointer))), ...);
+    return bytes;
+  }
+  u64 small_world_bytes() const { return small_world_bytes_; }
+  u32 swap_release_max() const { return swap_release_max_; }
   // How long the batched release's passes took, by the steady clock: the debugger shows
   // them as a bomb goes off and the benchmarks report them per victim. Timed are the
   // destructions (apply_destructions, destroy_batch) that take the batch passes; a batch
-  // released one entity at a time (at most Config::swap_release_max) and release_batch
+  // released one entity at a time (Config::swap_release_max, small_world_bytes) and release_batch
   // (the entities live on) are not.
   struct ReleaseTimes {
     u64 batches = 0;
@@ -620,11 +640,12 @@ class World {
     return died;
   }
   // Destroys the batch's live entities (apply_destructions, destroy_batch): a batch of at
-  // most swap_release_max_ one entity at a time by swap-with-last, as destroy() does; a
+  // most swap_release_max_, or any batch while the world's release_footprint() is at most
+  // small_world_bytes_, one entity at a time by swap-with-last, as destroy() does; a
   // larger one by the mark and close passes.
   template <MarkMode kMode>
   u32 destroy_entities(std::span<const Handle> batch) {
-    if (batch.size() <= swap_release_max_) return release_small_batch<kMode>(batch);
+    if (batch.size() <= swap_release_max_ || release_footprint() <= small_world_bytes_) return release_small_batch<kMode>(batch);
     ReleaseTimes t{.batches = 1};
     Stopwatch watch;
     std::span<const Handle> ordered = in_directory_order(batch);
@@ -1086,6 +1107,7 @@ class World {
   // pool entry, set for the entries a batch frees.
   std::array<Buffer<u64>, kPoolCount> dead_bits_;
   u32 swap_release_max_ = kDefaultSwapReleaseMax;
+  u64 small_world_bytes_ = kDefaultSmallWorldBytes;
   std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};
   u32 pending_count_ = 0;
   u64 failed_creates_ = 0;

@@ -111,6 +111,9 @@ PoolPanelData gather_pool_panel(const ColonyEcs& ecs) {
   d.live_entities = ecs.live_count();
   d.simulated_entities = ecs.simulated_count();
   d.last_release = ecs.last_release();
+  d.release_footprint = ecs.release_footprint();
+  d.small_world_bytes = ecs.small_world_bytes();
+  d.swap_release_max = ecs.swap_release_max();
   d.max_entities = ecs.store().max_entities();
   d.failed_creates = ecs.failed_creates();
   d.pending_destructions = unsigned(ecs.pending_destructions().size());

@@ -60,6 +60,10 @@ struct PoolPanelData {
   // The latest batched release (a bomb, a fire, a kill %): its victims and how long each
   // pass took (World::last_release; a batch small enough to go one at a time is not timed).
   ColonyEcs::ReleaseTimes last_release;
+  // How the next batch goes: one at a time while the footprint is at most
+  // small_world_bytes or the batch at most swap_release_max victims, else the timed passes.
+  unsigned long long release_footprint = 0, small_world_bytes = 0;
+  unsigned swap_release_max = 0;
 };
 PoolPanelData gather_pool_panel(const ColonyEcs& ecs);
 

@@ -437,9 +437,21 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
 }
 
 // The latest batched release: how many died and how long each pass took. A bomb's shows
-// here as it goes off; a batch small enough to go one at a time is not timed. Whole
-// microseconds: ImGui may wrap a line after a decimal point.
+// here as it goes off; a batch that goes one at a time (a small one, or any in a small
+// world: the line above it says which) is not timed. Whole microseconds: ImGui may wrap a
+// line after a decimal point.
 void draw_last_release(const PoolPanelData& d) {
+  const double mib = 1.0 / (1024.0 * 1024.0);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (d.release_footprint <= d.small_world_bytes)
+    ImGui::TextWrapped("release footprint %.1f MiB, at most %.1f: every kill goes one at a time", double(d.release_footprint) * mib,
+                       double(d.small_world_bytes) * mib);
+  else
+    ImGui::TextWrapped("release footprint %.1f MiB: a kill of over %u takes the batch passes", double(d.release_footprint) * mib,
+                       d.swap_release_max);
+  ImGui::PopStyleColor();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("live directory rows and taken pool entries: what a release may touch");
   const ColonyEcs::ReleaseTimes& r = d.last_release;
   if (r.batches == 0) {
     ImGui::TextDisabled("no mass release yet");

@@ -59,6 +59,7 @@ Populated populate() {
   c.max_entities = 2000;
   c.grid = ecs::ChunkGrid::make(64, 64, 16);
   c.pool_capacity = {20000, 3000, 2000};
+  c.small_world_bytes = 0;  // a world this small would release every batch one at a time
   p.ecs = std::make_unique<ColonyEcs>(c);
   ColonyEcs& ecs = *p.ecs;
   for (u32 i = 0; i < 300; ++i) make(p, Kind::Tile, float(i % 64) + 0.5f, float(i / 64) + 0.5f, ecs::Tier::Dormant, 1, 1, 0, 0);
@@ -150,6 +151,11 @@ TEST(DebugData, PoolsPanelShowsTheLatestMassRelease) {
   EXPECT_EQ(d.last_release.mark_ms, engine.mark_ms);
   EXPECT_EQ(d.last_release.close_ms, engine.close_ms);
   EXPECT_GT(d.last_release.total_ms(), 0.0);
+  // How the next batch goes, as the panel's line above the release says it.
+  EXPECT_EQ(d.release_footprint, p.ecs->release_footprint());
+  EXPECT_GT(d.release_footprint, 0u);
+  EXPECT_EQ(d.small_world_bytes, 0u);
+  EXPECT_EQ(d.swap_release_max, ColonyEcs::kDefaultSwapReleaseMax);
 }
 
 TEST(DebugData, PoolsPanelCountsFailedReservation) {

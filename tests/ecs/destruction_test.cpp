@@ -536,6 +536,43 @@ TEST(Destruction, SmallBatchesReleaseOneAtATime) {
   for (u32 v : victims) EXPECT_FALSE(queued.alive(a[v]));
 }
 
+// The release footprint is the live entities' directory rows with their slot lists and
+// every taken pool entry with its back-pointer. A world whose footprint is at most
+// small_world_bytes releases a batch of any size one victim at a time, as destroy() would,
+// and times nothing; a byte less and the same batch takes the batched passes.
+TEST(Destruction, ASmallWorldReleasesOneAtATime) {
+  auto config = make_config(100, 1000, 100, 100);
+  TestWorld probe(config), direct(config);
+  populate(probe);
+  const u32 pieces = probe.stats<Piece>().taken;
+  ASSERT_GT(pieces, 0u);
+  const u64 footprint = probe.release_footprint();
+  EXPECT_EQ(footprint, 60u * probe.store().dir_stride() + u64(pieces) * (sizeof(Piece) + sizeof(BackPointer)));
+
+  config.small_world_bytes = footprint;
+  TestWorld small(config);
+  config.small_world_bytes = footprint - 1;
+  TestWorld large(config);
+  std::vector<Handle> a = populate(small), b = populate(direct), c = populate(large);
+  const u32 victims[] = {3, 17, 40, 8, 55, 21, 30, 0, 12, 44, 59, 33};
+  std::vector<Handle> batch_a, batch_c;
+  for (u32 v : victims) {
+    batch_a.push_back(a[v]);
+    batch_c.push_back(c[v]);
+    ASSERT_EQ(direct.destroy(b[v]), Result::Ok);
+  }
+  ASSERT_EQ(small.release_footprint(), footprint);
+  EXPECT_EQ(small.destroy_batch(batch_a), 12u);
+  EXPECT_EQ(large.destroy_batch(batch_c), 12u);
+  EXPECT_EQ(piece_tags_in_pool_order(small), piece_tags_in_pool_order(direct));
+  EXPECT_NE(piece_tags_in_pool_order(large), piece_tags_in_pool_order(direct));
+  EXPECT_EQ(small.release_totals().batches, 0u);
+  EXPECT_EQ(large.release_totals().batches, 1u);
+  EXPECT_EQ(small.stats<Piece>().taken, large.stats<Piece>().taken);
+  EXPECT_TRUE(small.validate().empty());
+  EXPECT_TRUE(large.validate().empty());
+}
+
 // The batched release times its passes: each timed batch is noted as the last one and
 // added to the totals, with the victims it freed; a batch small enough to go one entity
 // at a time is not timed, and leaves both as they were.

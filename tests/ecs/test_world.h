@@ -68,9 +68,11 @@ inline TestWorld::Config make_config(u32 max_entities, u32 pieces, u32 volumes, 
   c.max_entities = max_entities;
   c.grid = ChunkGrid::make(cells, cells, chunk_cells);
   c.pool_capacity = {pieces, volumes, sensors};
-  // Every queued batch takes the batched release, which these tests are about; the
-  // one-at-a-time path for small batches has its own test (SmallBatchesReleaseOneAtATime).
+  // Every queued batch takes the batched release, which these tests are about, in worlds
+  // far smaller than small_world_bytes; the one-at-a-time path for small batches and small
+  // worlds has its own tests (SmallBatchesReleaseOneAtATime, ASmallWorldReleasesOneAtATime).
   c.swap_release_max = 0;
+  c.small_world_bytes = 0;
   return c;
 }
 
