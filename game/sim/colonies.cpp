@@ -131,15 +131,14 @@ double command_cells(const Game& g, const Command& c) {
   return 0;
 }
 
-namespace {
-
-// The cells a list of commands touches, summed in its order (the queue's check and the
-// loaders' add them up alike, so a queue the game accepted is never refused on load).
 double commands_cells(const Game& g, const std::vector<Command>& cmds) {
   double cells = 0;
   for (const Command& c : cmds) cells += command_cells(g, c);
   return cells;
 }
+
+namespace {
+
 double tick_budget_cells(const Game& g) { return kTickCommandCellsBudget * double(g.width) * g.height; }
 
 }  // namespace
@@ -192,11 +191,13 @@ void replenish_food(Game& g) {
 }
 
 bool queue_command(Game& g, const Command& c) {
-  if (commands_cells(g, g.pending_commands) + command_cells(g, c) > tick_budget_cells(g)) {
+  const double cells = command_cells(g, c);
+  if (g.pending_command_cells + cells > tick_budget_cells(g)) {
     ++g.refused_commands;
     return false;
   }
   g.pending_commands.push_back(c);
+  g.pending_command_cells += cells;
   return true;
 }
 

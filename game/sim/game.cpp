@@ -121,6 +121,7 @@ void simulate_tick(Game& g) {
     ScopedTimer timer(t, SystemTimes::Simulate);
     for (const Command& c : g.pending_commands) apply_command(g, c);
     g.pending_commands.clear();
+    g.pending_command_cells = 0;
     run_events(g);
     simulate_colonies(g);
     simulate_ants(g);

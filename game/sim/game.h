@@ -149,6 +149,9 @@ struct Game {
   std::vector<u8> chunk_simulated;  // per chunk: 1 when its ants are in the simulated tier
 
   std::vector<Command> pending_commands;  // applied at the start of the next tick
+  // The cells pending_commands touch (commands_cells), kept beside the queue wherever it
+  // changes, so that queue_command checks the tick's budget without summing the queue.
+  double pending_command_cells = 0;
   std::vector<u64> dirty_chunks_stamp;    // tick at which each chunk's tiles last changed (renderer cache)
   u64 spawn_refused = 0;                  // births refused for lack of pool capacity
   u64 moves = 0;                          // ants moved between chunks or tiers
@@ -212,6 +215,9 @@ void simulate_tick(Game& g);
 inline constexpr double kTickCommandCellsBudget = kOnceEventCellsBudget;
 // The cells a command touches at most, as apply_command will carry it out.
 double command_cells(const Game& g, const Command& c);
+// The cells a list of commands touches, summed in its order (the queue's check and the
+// loaders' add them up alike, so a queue the game accepted is never refused on load).
+double commands_cells(const Game& g, const std::vector<Command>& cmds);
 // The cells the commands in `cmds` touch, summed; "" when they fit one tick's budget,
 // else why not ("the commands of one tick touch N cells, more than ...").
 std::string tick_commands_problem(const Game& g, const std::vector<Command>& cmds);

@@ -147,12 +147,16 @@ std::unique_ptr<Game> Replayer::start_game(const std::string& name, std::string*
 void Replayer::before_tick(Game& g) {
   if (finished(g)) return;
   g.pending_commands.clear();  // during playback only the recording acts
+  g.pending_command_cells = 0;
   const auto& ev = replay.events;
   while (next_event < ev.size() && ev[next_event].tick < g.tick) ++next_event;  // (only after a divergence)
   for (; next_event < ev.size() && ev[next_event].tick == g.tick; ++next_event) {
     const ReplayEvent& e = ev[next_event];
     if (e.type == ReplayEvent::Region) std::memcpy(region, e.region, sizeof region);
-    else g.pending_commands.push_back(e.command);
+    else {
+      g.pending_commands.push_back(e.command);
+      g.pending_command_cells += command_cells(g, e.command);
+    }
   }
   if (g.region_x != region[0] || g.region_y != region[1] || g.region_w != region[2] || g.region_h != region[3])
     set_sim_region(g, region[0], region[1], region[2], region[3]);

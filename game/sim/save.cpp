@@ -495,6 +495,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   }
   const std::string too_much = tick_commands_problem(g, g.pending_commands);
   in.need(too_much.empty(), too_much);
+  g.pending_command_cells = commands_cells(g, g.pending_commands);
 
   in.expect_tag(tag("BLST"), "the recent explosions");
   u64 nblast = in.pod<u64>();

@@ -60,6 +60,8 @@ std::unique_ptr<Game> play_back(Replayer& r, bool meddle) {
       set_sim_region(*g, 0, 0, 10, 10);
     }
     r.before_tick(*g);
+    // The queue is the recording's now, and so is what it has spent of the tick's budget.
+    EXPECT_EQ(g->pending_command_cells, commands_cells(*g, g->pending_commands)) << "tick " << g->tick;
     simulate_tick(*g);
     if (!r.after_tick(*g)) break;
   }

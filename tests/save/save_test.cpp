@@ -69,6 +69,27 @@ TEST(SaveLoad, ContinuingALoadedWorldEqualsRunningStraight) {
   EXPECT_TRUE(validate_game(*loaded).empty());
 }
 
+// The tick's command budget crosses a save: a loaded queue has spent what it touches, so
+// the loaded world refuses the command the saved one would have refused. default.json's
+// map is 192 x 128 cells, which a big bomb of radius 4096 covers whole: 256 fill a tick.
+TEST(SaveLoad, ALoadedQueueKeepsWhatItSpentOfTheTicksBudget) {
+  auto g = make_from("default.json");
+  run(*g, 5);
+  const Command whole_map{CommandKind::BigBomb, 10, 10, 4096, 0};
+  ASSERT_EQ(command_cells(*g, whole_map), 192.0 * 128);
+  for (int i = 0; i < 255; ++i) ASSERT_TRUE(queue_command(*g, whole_map)) << i;
+  const std::string path = temp_path("budget.colony");
+  std::string err;
+  ASSERT_TRUE(save_game(*g, path, &err)) << err;
+  auto loaded = load_game(path, &err);
+  ASSERT_NE(loaded, nullptr) << err;
+  EXPECT_EQ(loaded->pending_command_cells, 255 * 192.0 * 128);
+  EXPECT_TRUE(queue_command(*loaded, whole_map));
+  EXPECT_FALSE(queue_command(*loaded, whole_map));
+  EXPECT_EQ(loaded->refused_commands, 1u);
+  EXPECT_EQ(loaded->pending_commands.size(), 256u);
+}
+
 // Bytes of the uncompressed payload are compared, so every pool entry, back-pointer,
 // storage block, directory entry and free-list position must come back exactly.
 TEST(SaveLoad, ResavingALoadedWorldIsByteIdentical) {
