@@ -107,13 +107,16 @@ class World {
     u32 block_records = kDefaultBlockRecords;  // records per storage block, rounded up to a power of two
     // A batch of at most this many entities is released one entity at a time by
     // swap-with-last (as destroy() does): for a few victims that beats the batch's extra
-    // passes. Larger batches take the batched release (tail fill or compaction).
+    // passes. Larger batches take the batched release (tail fill or compaction), unless
+    // the world is small (small_world_bytes).
     u32 swap_release_max = kDefaultSwapReleaseMax;
     // A batch of any size is released one entity at a time as well while the world's
     // release_footprint() is at most this many bytes: a world that small sits in the
     // caches, and the batch passes, which win by keeping many misses in flight, find none
     // to overlap and run about twice the instructions (bench/README.md, "Small worlds go
-    // one at a time"). 0: every batch past swap_release_max takes the batch passes.
+    // one at a time"). The footprint counts every live entity's row, a tile's as an ant's,
+    // so the rule follows what the caches must hold, not what a kill touches. 0: every
+    // batch past swap_release_max takes the batch passes.
     u64 small_world_bytes = kDefaultSmallWorldBytes;
   };
 
@@ -645,7 +648,8 @@ class World {
   // larger one by the mark and close passes.
   template <MarkMode kMode>
   u32 destroy_entities(std::span<const Handle> batch) {
-    if (batch.size() <= swap_release_max_ || release_footprint() <= small_world_bytes_) return release_small_batch<kMode>(batch);
+    if (batch.size() <= swap_release_max_ || (small_world_bytes_ && release_footprint() <= small_world_bytes_))
+      return release_small_batch<kMode>(batch);
     ReleaseTimes t{.batches = 1};
     Stopwatch watch;
     std::span<const Handle> ordered = in_directory_order(batch);
