@@ -1,5 +1,7 @@
 // colonies.cpp — colonies (food, hunger, the queen laying ants), player commands and the
 // scenario's timed events.
+#include <limits>
+
 #include "sim_internal.h"
 
 namespace colony {
@@ -81,9 +83,52 @@ void drown_food(Game& g, u32 cell) {
   g.ecs->queue_destroy(fh);
 }
 
+// The cell nearest to `cell` (by distance between centres) an ant can stand on, searched
+// in square rings out to kShoreSearch cells; kNone when there is none that near. A ring d
+// cells out lies at least d away, so the search ends at the first ring past the best.
+constexpr int kShoreSearch = 48;
+u32 nearest_passable_cell(const Game& g, u32 cell) {
+  const int cx = int(cell % g.width), cy = int(cell / g.width);
+  u32 best = ecs::kNone;
+  int best_d2 = std::numeric_limits<int>::max();
+  for (int d = 1; d <= kShoreSearch && d * d <= best_d2; ++d)
+    for (int y = cy - d; y <= cy + d; ++y) {
+      const bool edge_row = y == cy - d || y == cy + d;
+      for (int x = cx - d; x <= cx + d; x += edge_row ? 1 : 2 * d) {
+        const int d2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+        if (d2 < best_d2 && in_map(g, x, y) && passable(g.terrain[cell_index(g, x, y)])) best = cell_index(g, x, y), best_d2 = d2;
+      }
+    }
+  return best;
+}
+
+// Ants the paint has covered with water or rock are swept to the nearest cell they can
+// stand on (no step out of an impassable cell is allowed: they had turned on the spot for
+// ever), or home to their nest when none lies within kShoreSearch cells.
+void sweep_ants_ashore(Game& g, const Command& cmd) {
+  std::vector<Handle>& covered = g.scratch_handles;
+  covered.clear();
+  for_each_mobile_in_radius(g, cmd.x, cmd.y, cmd.radius + 1, [&](Record& r) {
+    if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying) && !passable(g.terrain[r.payload.cell]))
+      covered.push_back(r.header.handle);
+  });
+  for (Handle h : covered) {
+    Record* r = g.ecs->find(h);
+    if (!r) continue;
+    Body& b = r->payload;
+    const Game::Stand from{b.x, b.y, b.cell, r->header.chunk};
+    u32 cell = nearest_passable_cell(g, b.cell);
+    if (cell == ecs::kNone) cell = cell_of(g, g.colonies[b.colony].nest_x, g.colonies[b.colony].nest_y);
+    b.x = float(cell % g.width) + 0.5f, b.y = float(cell / g.width) + 0.5f, b.cell = cell;
+    note_chunk_change(g, *r, g.ecs->grid().chunk_at(b.x, b.y), from);
+  }
+  apply_deferred_moves(g);
+  covered.clear();
+}
+
 // Paints the command's disc. Water and rock leave the nests' cells as they are (a nest
-// stands on land: ants come out of it, and a save with a drowned nest is refused), and
-// take the food they cover.
+// stands on land: ants come out of it, and a save with a drowned nest is refused), take
+// the food they cover and sweep the ants they cover ashore.
 void paint_terrain(Game& g, const Command& cmd) {
   if (cmd.terrain >= Terrain::Count) return;
   const bool blocks = !passable(cmd.terrain);
@@ -97,6 +142,7 @@ void paint_terrain(Game& g, const Command& cmd) {
     set_terrain(g, cell, cmd.terrain);
     if (blocks) drown_food(g, cell);
   });
+  if (blocks) sweep_ants_ashore(g, cmd);
 }
 
 }  // namespace

@@ -363,6 +363,51 @@ TEST(Food, WaterPaintedOverFoodTakesItAndNewFoodGrowsElsewhere) {
   expect_valid(*g);
 }
 
+// Water or rock painted over ants sweeps them to the nearest cell they can stand on, in
+// either tier (they had stood in the paint for ever, turning on the spot: no step out of
+// an impassable cell is allowed), and on they walk; with no land within reach they go
+// home to their nest, the one cell the paint spares.
+TEST(Paint, AntsUnderWaterOrRockAreSweptAshore) {
+  Scenario s = small_world();
+  s.region_w = 32, s.region_h = 64;  // the right half is dormant
+  auto g = build(s);
+  std::vector<Handle> ants;
+  std::vector<std::pair<float, float>> spots;
+  for (int k = 0; k < 6; ++k) {
+    for (float cx : {20.0f, 48.0f}) {
+      const float x = cx + float(k % 3) - 1.0f, y = 40.0f + float(k / 3);
+      ants.push_back(spawn_ant(*g, 0, Kind::Worker, x, y, 0.5f * float(k)));
+      spots.push_back({x, y});
+      ASSERT_FALSE(ants.back().is_null());
+    }
+  }
+  Command water;
+  water.kind = CommandKind::PaintTerrain, water.terrain = Terrain::Water, water.x = 20, water.y = 40, water.radius = 4;
+  Command rock = water;
+  rock.terrain = Terrain::Rock, rock.x = 48;
+  ASSERT_TRUE(queue_command(*g, water));
+  ASSERT_TRUE(queue_command(*g, rock));
+  simulate_tick(*g);
+  for (size_t i = 0; i < ants.size(); ++i) {
+    const Body& b = rec(*g, ants[i]).payload;
+    EXPECT_TRUE(passable(g->terrain[b.cell])) << "ant " << i << " left in the paint";
+    EXPECT_LT(std::hypot(b.x - spots[i].first, b.y - spots[i].second), 4.0f + 2.5f) << "ant " << i << " swept too far";
+  }
+  const float wx = rec(*g, ants[0]).payload.x, wy = rec(*g, ants[0]).payload.y;
+  for (int t = 0; t < 60; ++t) simulate_tick(*g);
+  EXPECT_NE(std::hypot(rec(*g, ants[0]).payload.x - wx, rec(*g, ants[0]).payload.y - wy), 0.0f) << "the swept ant does not walk";
+  expect_valid(*g);
+
+  // Rock over all the map: nothing but the nest's cell is left to stand on.
+  Command all = rock;
+  all.x = 32, all.y = 32, all.radius = 100;
+  ASSERT_TRUE(queue_command(*g, all));
+  simulate_tick(*g);
+  const u32 nest = cell_index(*g, int(g->colonies[0].nest_x), int(g->colonies[0].nest_y));
+  for (size_t i = 0; i < ants.size(); ++i) EXPECT_EQ(rec(*g, ants[i]).payload.cell, nest) << "ant " << i;
+  expect_valid(*g);
+}
+
 // A line of rock cells touching only at their corners is a wall: 200 workers on one side
 // of a diagonal line across the map bring home no food from the other (slipping between
 // two corners, they had brought 186 in 6,000 ticks); with the line left out they do.
