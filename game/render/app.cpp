@@ -125,11 +125,8 @@ void install_game(App& app, std::unique_ptr<Game> game, const std::string& path)
 
 bool app_init(App& app, const WindowConfig& config, std::string* err) {
   app.config = config;
-  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
-    *err = std::string("SDL_Init: ") + SDL_GetError();
-    return false;
-  }
-  // Load the world first: a bad scenario must not flash a window.
+  // Load the world first: a bad scenario must neither flash a window nor let SDL speak
+  // before its one line.
   {
     std::string load_err;
     std::unique_ptr<Game> game;
@@ -142,18 +139,23 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
     }
     if (!game) {
       *err = load_err;
-      SDL_Quit();
       return false;
     }
     app.game = std::move(game);
     app.scenario_path = app.link.running_scenario = config.scenario;
   }
+  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+    *err = std::string("SDL_Init: ") + SDL_GetError();
+    return false;
+  }
+  // A size not given is four fifths of the display's usable area, within bounds; one
+  // given alone is kept.
   int w = config.width, h = config.height;
   if (w <= 0 || h <= 0) {
     SDL_Rect usable{0, 0, 1280, 800};
     if (SDL_GetDisplayUsableBounds(0, &usable) != 0 || usable.w <= 0) usable = {0, 0, 1280, 800};
-    w = std::clamp(usable.w * 4 / 5, 960, 1600);
-    h = std::clamp(usable.h * 4 / 5, 640, 1000);
+    if (w <= 0) w = std::clamp(usable.w * 4 / 5, 960, 1600);
+    if (h <= 0) h = std::clamp(usable.h * 4 / 5, 640, 1000);
   }
   Uint32 flags = SDL_WINDOW_RESIZABLE | (config.hidden ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
   app.window = SDL_CreateWindow("Colony", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, flags);

@@ -256,6 +256,36 @@ TEST(Cli, AWindowRunWhoseScreenshotFailsWritesNothingElse) {
   EXPECT_EQ(names, (std::vector<std::string>{"run.replay", "world.colony"}));
 }
 
+// A window size given on one side alone is kept, the other side taking its default (four
+// fifths of the display, within 960-1600 by 640-1000): both had been ignored unless both
+// were given. The screenshot's header carries the size the window had.
+TEST(Cli, AWindowSizeGivenOnOneSideIsKept) {
+  fs::path scen = write_scenario("small.json", kSmall);
+  auto png_size = [](const fs::path& png) {
+    const std::string b = read_file(png);
+    auto be32 = [&](size_t at) {
+      return b.size() < at + 4 ? 0u : (unsigned(std::uint8_t(b[at])) << 24 | unsigned(std::uint8_t(b[at + 1])) << 16 |
+                                       unsigned(std::uint8_t(b[at + 2])) << 8 | unsigned(std::uint8_t(b[at + 3])));
+    };
+    return std::pair<unsigned, unsigned>{be32(16), be32(20)};  // IHDR's width and height
+  };
+  fs::path shot = temp_dir() / "one_side.png";
+  fs::remove(shot);
+  ProcessResult r = run("--scenario " + scen.string() + " --width 700 --frames 2 --screenshot " + shot.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto [w, h] = png_size(shot);
+  EXPECT_EQ(w, 700u);
+  EXPECT_GE(h, 640u);
+  EXPECT_LE(h, 1000u);
+  fs::remove(shot);
+  r = run("--scenario " + scen.string() + " --height 500 --frames 2 --screenshot " + shot.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::tie(w, h) = png_size(shot);
+  EXPECT_EQ(h, 500u);
+  EXPECT_GE(w, 960u);
+  EXPECT_LE(w, 1600u);
+}
+
 // A windowed replay names the last tick it checked: the tick the window closed at, or the
 // recording's end when play went on live after it.
 TEST(Cli, AWindowReplayNamesTheLastTickItChecked) {
