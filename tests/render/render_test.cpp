@@ -639,6 +639,33 @@ void play_in(Harness& h, Replayer& replayer, const Replay& replay) {
   play_back(h.app, replayer, "run.rec");
 }
 
+// Ants and food stand on land: the spawn or food tool clicked on the lake (or on rock)
+// queues nothing and says why, where the command had done nothing, silently; on grass it
+// queues as before.
+TEST(RenderTools, SpawnOrFoodOnWaterOrRockSaysSoAndQueuesNothing) {
+  Harness h(data("nests.json"));  // the lake: cells 40-55 by 20-43
+  ASSERT_TRUE(h.ok) << h.err;
+  set_terrain(h.game(), cell_index(h.game(), 30, 10), Terrain::Rock);
+  h.app.paused = true;
+  struct Case { Tool tool; float x, y; const char* says; };
+  for (const Case& c : {Case{Tool::Spawn, 48.5f, 30.5f, "ants cannot be put on water"},
+                        Case{Tool::Food, 48.5f, 30.5f, "food cannot be put on water"},
+                        Case{Tool::Spawn, 30.5f, 10.5f, "ants cannot be put on rock"}}) {
+    h.app.tool = c.tool;
+    h.app.notice.clear();
+    h.frames(1);
+    h.click(c.x, c.y);
+    h.frames(1);
+    EXPECT_TRUE(h.game().pending_commands.empty()) << c.says;
+    EXPECT_EQ(h.app.notice, c.says);
+  }
+  h.app.tool = Tool::Spawn;
+  h.click(30.5f, 30.5f);
+  h.frames(1);
+  ASSERT_EQ(h.game().pending_commands.size(), 1u);
+  EXPECT_EQ(h.game().pending_commands[0].kind, CommandKind::SpawnAnts);
+}
+
 // A recording and a replay say so in the HUD. Up to its end a replay keeps the tools off
 // (a click says why, where it used to queue a command the recording then threw away);
 // after it, play is live and the tools work again.
