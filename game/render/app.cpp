@@ -511,11 +511,10 @@ void app_handle_event(App& app, const SDL_Event& e) {
       follow_pending_presses(app, e.motion.x, e.motion.y);
       break;
     case SDL_MOUSEWHEEL:
-      if (!ui_mouse && e.wheel.y != 0) {
-        int mx = 0, my = 0;
-        SDL_GetMouseState(&mx, &my);
-        zoom_toward(cam, std::pow(1.2f, float(e.wheel.y)), float(mx), float(my));
-      }
+      if (e.wheel.y == 0) break;
+      SDL_GetMouseState(&app.wheel_x, &app.wheel_y);
+      if (app.imgui_ready) app.wheel_steps += e.wheel.y;  // decided in begin_interface_frame
+      else zoom_toward(cam, std::pow(1.2f, float(e.wheel.y)), float(app.wheel_x), float(app.wheel_y));
       break;
     default: break;
   }
@@ -648,9 +647,13 @@ void begin_interface_frame(App& app) {
     ImGui::GetIO().MousePos = ImVec2(float(mx), float(my));
   }
   ImGui::NewFrame();
+  const bool ui_mouse = ImGui::GetIO().WantCaptureMouse;
   for (int i = 0; i < app.press_count; ++i)
-    if (!ImGui::GetIO().WantCaptureMouse) press_in_world(app, app.presses[i]);
+    if (!ui_mouse) press_in_world(app, app.presses[i]);
   app.press_count = 0;
+  if (app.wheel_steps != 0 && !ui_mouse)
+    zoom_toward(app.camera, std::pow(1.2f, float(app.wheel_steps)), float(app.wheel_x), float(app.wheel_y));
+  app.wheel_steps = 0;
 }
 
 // How a command looks before it is applied: a bomb's kill and maim rings, a ring for fire,

@@ -113,6 +113,11 @@ struct App {
   static constexpr int kMaxPresses = 8;
   Press presses[kMaxPresses];
   int press_count = 0;
+  // This frame's wheel steps and where the pointer was, decided after NewFrame as the
+  // presses are: a wheel over a panel scrolls the panel only, even when the pointer reached
+  // it within the frame.
+  int wheel_steps = 0;
+  int wheel_x = 0, wheel_y = 0;
   bool pointer_in_window = false;  // between the window system's enter and leave events
   // Key releases held back to the next frame: Dear ImGui 1.86 sees a key as up or down at
   // NewFrame, so a key pressed and released within one frame (Enter or Esc in a number

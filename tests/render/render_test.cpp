@@ -277,22 +277,19 @@ TEST(RenderTools, AClickWithTheBombToolKillsTheAntsUnderIt) {
   EXPECT_EQ(h.app.effects.started, 1u);  // the window saw the blast
 }
 
-// A click is the interface's or the world's by where the pointer is when it happens: on a
-// debugger panel it never drops a bomb, even when the pointer reached the panel in the
-// same frame; on the world beside the panels it drops one at once.
-TEST(RenderTools, AClickOnADebuggerPanelNeverReachesTheWorld) {
-  Harness h(data("nests.json"), 1280, 800);
-  ASSERT_TRUE(h.ok) << h.err;
+// The debugger open over the nests map at 9 pixels a cell, with the pointer over a point
+// of the map beside the panels (`open`), where it entered the window; `panel` is the Pools
+// panel's rectangle.
+struct PanelAndMap {
+  ImRect panel;
+  ImVec2 open;
+};
+std::optional<PanelAndMap> open_debugger_over_map(Harness& h) {
   h.look_at(48, 32, 9);
   h.key(SDLK_F3);
-  h.key(SDLK_2);
   h.frames(3);
-  ASSERT_EQ(h.app.tool, Tool::Bomb);
   ImGuiWindow* pools = ImGui::FindWindowByName("Pools");
-  ASSERT_NE(pools, nullptr);
-  ASSERT_TRUE(pools->Active || pools->WasActive);
-  const ImRect panel = pools->Rect();
-  // Where no window of the interface lies: a point of the map beside the panels.
+  if (!pools || !(pools->Active || pools->WasActive)) return std::nullopt;
   auto covered = [](ImVec2 p) {
     for (ImGuiWindow* w : GImGui->Windows)
       if ((w->Active || w->WasActive) && !w->Hidden && w->Rect().Contains(p)) return true;
@@ -302,7 +299,7 @@ TEST(RenderTools, AClickOnADebuggerPanelNeverReachesTheWorld) {
   for (int y = 200; y < 600 && !open; y += 20)
     for (int x = 400; x < 880 && !open; x += 20)
       if (!covered(ImVec2(float(x), float(y)))) open = ImVec2(float(x), float(y));
-  ASSERT_TRUE(open.has_value());
+  if (!open) return std::nullopt;
   // The pointer enters the window over the map (the window system says so; the hidden
   // test window never has SDL's mouse focus).
   SDL_Event enter{};
@@ -312,18 +309,57 @@ TEST(RenderTools, AClickOnADebuggerPanelNeverReachesTheWorld) {
   h.push(enter);
   SDL_WarpMouseInWindow(h.app.window, int(open->x), int(open->y));
   h.frames(2);
+  return PanelAndMap{pools->Rect(), *open};
+}
+
+// A click is the interface's or the world's by where the pointer is when it happens: on a
+// debugger panel it never drops a bomb, even when the pointer reached the panel in the
+// same frame; on the world beside the panels it drops one at once.
+TEST(RenderTools, AClickOnADebuggerPanelNeverReachesTheWorld) {
+  Harness h(data("nests.json"), 1280, 800);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.key(SDLK_2);
+  std::optional<PanelAndMap> at = open_debugger_over_map(h);
+  ASSERT_TRUE(at.has_value());
+  ASSERT_EQ(h.app.tool, Tool::Bomb);
+  const ImRect panel = at->panel;
+  const ImVec2 open = at->open;
   // The pointer jumps from the map onto the panel and clicks there before the next frame.
   h.click_at(int(panel.GetCenter().x), int(panel.GetCenter().y));
   h.frames(2);
   EXPECT_EQ(h.app.effects.started, 0u) << "a click on the Pools panel dropped a bomb";
   EXPECT_TRUE(h.game().blasts.empty());
   // And back: the pointer jumps onto the map and clicks; the bomb goes off in that frame.
-  h.click_at(int(open->x), int(open->y));
+  h.click_at(int(open.x), int(open.y));
   h.frames(1);
   EXPECT_EQ(h.app.effects.started, 1u);
   ASSERT_EQ(h.game().blasts.size(), 1u);
-  EXPECT_NEAR(h.game().blasts[0].x, world_x(h.app.camera, open->x), 0.5f);
-  EXPECT_NEAR(h.game().blasts[0].y, world_y(h.app.camera, open->y), 0.5f);
+  EXPECT_NEAR(h.game().blasts[0].x, world_x(h.app.camera, open.x), 0.5f);
+  EXPECT_NEAR(h.game().blasts[0].y, world_y(h.app.camera, open.y), 0.5f);
+}
+
+// The wheel, likewise: over a panel it scrolls the panel and leaves the map's zoom as it
+// was, even when the pointer reached the panel within the frame (the zoom had followed
+// where the pointer was the frame before); over the map it zooms at once.
+TEST(RenderTools, AWheelOverADebuggerPanelNeverZoomsTheMap) {
+  Harness h(data("nests.json"), 1280, 800);
+  ASSERT_TRUE(h.ok) << h.err;
+  std::optional<PanelAndMap> at = open_debugger_over_map(h);
+  ASSERT_TRUE(at.has_value());
+  auto wheel_at = [&](ImVec2 p) {
+    SDL_WarpMouseInWindow(h.app.window, int(p.x), int(p.y));
+    SDL_Event e{};
+    e.type = SDL_MOUSEWHEEL;
+    e.wheel.windowID = SDL_GetWindowID(h.app.window);
+    e.wheel.y = 1;
+    h.push(e);
+    h.frames(1);
+  };
+  const float zoom = h.app.camera.zoom;
+  wheel_at(at->panel.GetCenter());
+  EXPECT_EQ(h.app.camera.zoom, zoom) << "a wheel over the Pools panel zoomed the map";
+  wheel_at(at->open);
+  EXPECT_NEAR(h.app.camera.zoom, zoom * 1.2f, 1e-3f);
 }
 
 // A press is the world's or the interface's by where it went down, not where the pointer
