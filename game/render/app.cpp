@@ -19,6 +19,7 @@
 #include <imgui_impl_sdlrenderer.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 
@@ -741,8 +742,20 @@ void draw_tool_preview(App& app) {
 
 // Commands queued for the next tick: the world changes only when it runs, so while the
 // game is paused a stroke or a bomb would otherwise show nothing until the next step.
+// Bombs are drawn as explosions are, at most kMaxExplosions, and one where a bomb of the
+// same kind and size is drawn already is not drawn again: 300 queued big bombs had drawn
+// 300 rings a frame (4 frames a second here), stacked into a white disc over the map.
 void draw_queued_commands(App& app) {
-  for (const Command& c : app.game->pending_commands) draw_command_marker(app, c, true);
+  std::array<const Command*, kMaxExplosions> bombs{};
+  size_t drawn = 0;
+  for (const Command& c : app.game->pending_commands) {
+    if (c.kind == CommandKind::Bomb || c.kind == CommandKind::BigBomb) {
+      auto same = [&](const Command* b) { return b->kind == c.kind && b->x == c.x && b->y == c.y && b->radius == c.radius; };
+      if (drawn == bombs.size() || std::any_of(bombs.begin(), bombs.begin() + drawn, same)) continue;
+      bombs[drawn++] = &c;
+    }
+    draw_command_marker(app, c, true);
+  }
 }
 
 }  // namespace

@@ -675,6 +675,30 @@ void play_in(Harness& h, Replayer& replayer, const Replay& replay) {
   play_back(h.app, replayer, "run.rec");
 }
 
+// Queued bombs are drawn as explosions are: at most kMaxExplosions of them, and a bomb on
+// top of one of the same kind and size once. 300 big bombs on one spot draw what one does;
+// 100 on as many spots draw 48 (they had drawn every ring, 4 frames a second in a window).
+TEST(RenderTools, QueuedBombsDrawAtMostAsManyRingsAsExplosions) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.app.paused = true;
+  h.app.tool = Tool::Select;  // no marker under the pointer
+  auto light_quads = [&](int big_on_one_spot, int apart) {
+    h.game().pending_commands.clear();
+    h.game().pending_command_cells = 0;
+    for (int i = 0; i < big_on_one_spot; ++i) EXPECT_TRUE(queue_command(h.game(), Command{CommandKind::BigBomb, 20, 20, 6, 0}));
+    for (int i = 0; i < apart; ++i)
+      EXPECT_TRUE(queue_command(h.game(), Command{CommandKind::Bomb, 4.0f + float(i % 10) * 9, 4.0f + float(i / 10) * 6, 2, 0}));
+    h.frames(1);
+    return h.app.batch.verts[kLayerLight].size() / 4;
+  };
+  const size_t none = light_quads(0, 0), one = light_quads(1, 0);
+  ASSERT_GT(one, none);
+  EXPECT_EQ(light_quads(300, 0), one);
+  const size_t one_small = light_quads(0, 1);
+  EXPECT_EQ(light_quads(0, 100), none + kMaxExplosions * (one_small - none));
+}
+
 // Ants and food stand on land: the spawn or food tool clicked on the lake (or on rock)
 // queues nothing and says why, where the command had done nothing, silently; on grass it
 // queues as before.
