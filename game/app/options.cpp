@@ -113,7 +113,7 @@ int parse_options(int argc, char** argv, Options& out) {
 
   auto* headless = app.add_flag("--headless", out.headless, "Run without a window for --ticks ticks");
   app.add_option("--scenario", out.scenario, "Scenario JSON file")->check(kReadableFile);
-  app.add_option("--ticks", out.ticks, "Headless: ticks to run")
+  app.add_option("--ticks", out.ticks, "Headless: ticks to run (with --replay: the recording's length)")
       ->transform(whole_number(0, 1'000'000'000))
       ->needs(headless);
   std::string seed_text;
