@@ -523,6 +523,18 @@ void app_handle_event(App& app, const SDL_Event& e) {
 
 // [SECTION] Time control (fixed ticks, independent of the frame rate)
 
+namespace {
+
+// The ants the next tick's commands spawn (the spawn tool, the Stress panel).
+uint64_t ants_asked(const Game& g) {
+  uint64_t n = 0;
+  for (const Command& c : g.pending_commands)
+    if (c.kind == CommandKind::SpawnAnts) n += c.count;
+  return n;
+}
+
+}  // namespace
+
 void judge_tick_rate(App& app) {
   if (app.speed != app.rate_speed || app.paused != app.rate_paused)
     app.rate_speed = app.speed, app.rate_paused = app.paused, app.rate_since = app.seconds;
@@ -554,7 +566,13 @@ uint32_t run_ticks(App& app, double dt) {
   for (; done < want; ++done) {
     if (!fixed && done > 0 && ms_since(t0) > kTickBudgetMs) break;
     if (app.before_tick) app.before_tick(g);
+    const uint64_t asked = ants_asked(g), refused_before = g.spawn_refused;
     simulate_tick(g);
+    // Ants asked for and refused for want of room say so (the HUD's counter alone mixed
+    // them with the colonies' own refused births).
+    if (asked && g.spawn_refused > refused_before)
+      show_notice(app, std::to_string(std::min(asked, g.spawn_refused - refused_before)) + " of " + std::to_string(asked) +
+                           " ants refused: no room in " + refusing_pools(g));
     if (app.after_tick) app.after_tick(g);
     debugger_after_tick(app.debugger, g);
   }

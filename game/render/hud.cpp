@@ -267,16 +267,6 @@ void draw_colony_table(Game& g) {
 // hud_compact_bottom) and shows the same counts, so the HUD keeps to those lines.
 bool hud_compact(const App& app) { return app.debugger.open && app.debugger.show_pools; }
 
-// Where refusals found no room: the pools that refused a reservation (a spawn, food, a
-// carried crumb), and the entity store if it refused an entity.
-std::string refusing_pools(const Game& g) {
-  std::string out;
-  for (const ecs::PoolStats* p : g.ecs->all_stats())
-    if (p->total.failed_reservations) out += (out.empty() ? "" : ", ") + std::string(p->name);
-  if (g.ecs->failed_creates()) out += (out.empty() ? "" : ", ") + std::string("entities");
-  return out;
-}
-
 void draw_hud(App& app) {
   Game& g = *app.game;
   ImGui::SetNextWindowPos(ImVec2(kHudMargin, kHudMargin), ImGuiCond_Always);
@@ -420,6 +410,16 @@ void draw_ui(App& app) {
   draw_toolbar(app);
   draw_hud(app);
   draw_inspector(app);
+}
+
+// Where refusals found no room: the pools that refused a reservation (a spawn, food, a
+// carried crumb), and the entity store if it refused an entity.
+std::string refusing_pools(const Game& g) {
+  std::string out;
+  for (const ecs::PoolStats* p : g.ecs->all_stats())
+    if (p->total.failed_reservations) out += (out.empty() ? "" : ", ") + std::string(p->name);
+  if (g.ecs->failed_creates()) out += (out.empty() ? "" : ", ") + std::string("entities");
+  return out;
 }
 
 }  // namespace colony::render

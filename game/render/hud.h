@@ -1,6 +1,11 @@
 // hud.h — the player's interface drawn with Dear ImGui: toolbar, HUD, inspector and the
 // F1 help overlay. Called between ImGui::NewFrame() and ImGui::Render().
 #pragma once
+#include <string>
+
+namespace colony {
+struct Game;
+}
 
 namespace colony::render {
 
@@ -12,6 +17,9 @@ void draw_ui(App& app);
 // Where the HUD ends, in pixels from the top, while the debugger is open (it then keeps to
 // its first lines). The debugger's top panels open below it and below the toolbar.
 float hud_compact_bottom(const App& app);
+// The pools that refused a reservation, and "entities" if the store refused one: where
+// refused spawns found no room.
+std::string refusing_pools(const Game& g);
 // Where the toolbar ended on screen in the last frame it was drawn (0 before the first):
 // more than one row of buttons in a narrow window.
 float toolbar_bottom();

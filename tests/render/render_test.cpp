@@ -699,6 +699,28 @@ TEST(RenderTools, QueuedBombsDrawAtMostAsManyRingsAsExplosions) {
   EXPECT_EQ(light_quads(0, 100), none + kMaxExplosions * (one_small - none));
 }
 
+// Ants asked for and refused for want of room say so under the toolbar, naming where room
+// ran out (the HUD's counter alone had mixed them with the colonies' refused births).
+TEST(RenderTools, ARefusedSpawnSaysHowManyAndWhereRoomRanOut) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.app.paused = true;
+  h.frames(1);
+  Command spawn{CommandKind::SpawnAnts, 30, 30, 3, 1'000'000};
+  ASSERT_TRUE(queue_command(h.game(), spawn));
+  const uint64_t before = h.game().spawn_refused;
+  h.app.step_requests = 1;
+  h.frames(1);
+  const uint64_t refused = h.game().spawn_refused - before;
+  ASSERT_GT(refused, 0u);
+  EXPECT_EQ(h.app.notice.rfind(std::to_string(refused) + " of 1000000 ants refused: no room in ", 0), 0u) << h.app.notice;
+  // A tick that asks for no ants says nothing more.
+  h.app.notice.clear();
+  h.app.step_requests = 1;
+  h.frames(1);
+  EXPECT_EQ(h.app.notice, "");
+}
+
 // Ants and food stand on land: the spawn or food tool clicked on the lake (or on rock)
 // queues nothing and says why, where the command had done nothing, silently; on grass it
 // queues as before.
