@@ -586,9 +586,12 @@ void pool_map_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) 
   ImGui::SameLine();
   ImGui::Checkbox("1:1", &dbg.map_exact);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("one entry per cell; scroll through the pool");
+  // The 1:1 map's scroll, on a line of its own (the first line fills a narrow panel).
   if (dbg.map_exact) {
-    ImGui::SameLine();
     if (ImGui::SmallButton("to taken")) dbg.map_scroll_to_taken = true;
+    ImGui::SameLine();
+    ImGui::Checkbox("follow taken", &dbg.map_follow_taken);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("keep the taken boundary in view as it moves");
   }
   draw_kind_legend();
 
@@ -603,7 +606,7 @@ void pool_map_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) 
   else ImGui::TextWrapped("entries 0..%u, %u per cell, taken %u (white bar)", layout.range - 1, layout.entries_per_cell, layout.taken);
   bool child = dbg.map_exact;
   if (child) ImGui::BeginChild("map_scroll", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, cs)), false);
-  if (child && dbg.map_scroll_to_taken) {
+  if (child && (dbg.map_scroll_to_taken || dbg.map_follow_taken)) {
     float row = float(layout.taken / unsigned(layout.columns));
     ImGui::SetScrollY(std::max(0.0f, row * cs - ImGui::GetWindowHeight() * 0.5f));
     dbg.map_scroll_to_taken = false;

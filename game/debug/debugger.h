@@ -118,7 +118,8 @@ struct Debugger {
   int map_cell_px = 6;          // cell side in pixels
   bool map_show_capacity = false;  // range: capacity instead of high-water mark
   bool map_exact = false;          // one entry per cell, scrolling through the pool
-  bool map_scroll_to_taken = false;
+  bool map_scroll_to_taken = false;  // once (the "to taken" button)
+  bool map_follow_taken = false;     // every frame, as the boundary moves (a bomb's cliff)
   // Cells as last gathered (regathered every frame, or every fourth in huge pools).
   std::vector<PoolMapCell> map_cells;
   unsigned long long map_cells_frame = 0;

@@ -177,6 +177,30 @@ TEST_F(DebuggerUi, DrawsEveryWindowWhileBombsFall) {
   EXPECT_EQ(dbg.ticks_seen, 300u);
 }
 
+// In 1:1 mode the pool map scrolled to the taken boundary once ("to taken") stays where it
+// was when a kill moves the boundary far away; following the boundary keeps it in view.
+TEST_F(DebuggerUi, ThePoolMapFollowsTheTakenBoundaryThroughAKill) {
+  auto taken_row_shown_after_a_kill = [&](bool follow) {
+    g = start_game();
+    dbg = Debugger{};
+    debugger_init(dbg, true);
+    dbg.map_pool = 0;
+    dbg.map_exact = dbg.map_scroll_to_taken = true;
+    dbg.map_follow_taken = follow;
+    for (int i = 0; i < 5; ++i) step(0, 0, false);
+    const unsigned columns = unsigned(dbg.map_layout.columns), before = dbg.map_layout.taken;
+    EXPECT_GE(int(before / columns), dbg.map_cells_row_begin);
+    EXPECT_LT(int(before / columns), dbg.map_cells_row_end);
+    queue_command(*g, Command{CommandKind::KillPercent, 0, 0, 0, 90});
+    for (int i = 0; i < 3; ++i) step(0, 0, false);
+    const unsigned row = dbg.map_layout.taken / columns;
+    EXPECT_GT(before / columns, row + unsigned(dbg.map_cells_row_end - dbg.map_cells_row_begin)) << "the kill moved the boundary too little";
+    return int(row) >= dbg.map_cells_row_begin && int(row) < dbg.map_cells_row_end;
+  };
+  EXPECT_FALSE(taken_row_shown_after_a_kill(false));
+  EXPECT_TRUE(taken_row_shown_after_a_kill(true));
+}
+
 TEST_F(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
   for (int i = 0; i < 3; ++i) step(0, 0, false);  // windows appear and settle
   // Aim at a cell well inside the map: 10 cells right, 8 down.
