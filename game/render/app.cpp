@@ -566,13 +566,13 @@ uint32_t run_ticks(App& app, double dt) {
   for (; done < want; ++done) {
     if (!fixed && done > 0 && ms_since(t0) > kTickBudgetMs) break;
     if (app.before_tick) app.before_tick(g);
-    const uint64_t asked = ants_asked(g), refused_before = g.spawn_refused;
+    const uint64_t asked = ants_asked(g), refused_before = g.command_spawns_refused;
     simulate_tick(g);
     // Ants asked for and refused for want of room say so (the HUD's counter alone mixed
     // them with the colonies' own refused births).
-    if (asked && g.spawn_refused > refused_before)
-      show_notice(app, std::to_string(std::min(asked, g.spawn_refused - refused_before)) + " of " + std::to_string(asked) +
-                           " ants refused: no room in " + refusing_pools(g));
+    if (asked && g.command_spawns_refused > refused_before)
+      show_notice(app, std::to_string(g.command_spawns_refused - refused_before) + " of " + std::to_string(asked) +
+                           " ants refused: no room in " + refusing_pools(g, true));
     if (app.after_tick) app.after_tick(g);
     debugger_after_tick(app.debugger, g);
   }

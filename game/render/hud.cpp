@@ -413,12 +413,14 @@ void draw_ui(App& app) {
 }
 
 // Where refusals found no room: the pools that refused a reservation (a spawn, food, a
-// carried crumb), and the entity store if it refused an entity.
-std::string refusing_pools(const Game& g) {
+// carried crumb), and the entity store if it refused an entity; since the world began, or
+// in the last tick (whose refusals were the store's when no pool refused in it: the store
+// keeps no count a tick).
+std::string refusing_pools(const Game& g, bool last_tick) {
   std::string out;
   for (const ecs::PoolStats* p : g.ecs->all_stats())
-    if (p->total.failed_reservations) out += (out.empty() ? "" : ", ") + std::string(p->name);
-  if (g.ecs->failed_creates()) out += (out.empty() ? "" : ", ") + std::string("entities");
+    if ((last_tick ? p->tick : p->total).failed_reservations) out += (out.empty() ? "" : ", ") + std::string(p->name);
+  if (last_tick ? out.empty() : g.ecs->failed_creates() > 0) out += (out.empty() ? "" : ", ") + std::string("entities");
   return out;
 }
 

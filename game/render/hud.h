@@ -18,8 +18,8 @@ void draw_ui(App& app);
 // its first lines). The debugger's top panels open below it and below the toolbar.
 float hud_compact_bottom(const App& app);
 // The pools that refused a reservation, and "entities" if the store refused one: where
-// refused spawns found no room.
-std::string refusing_pools(const Game& g);
+// refused spawns found no room, since the world began or (last_tick) in the last tick.
+std::string refusing_pools(const Game& g, bool last_tick = false);
 // Where the toolbar ended on screen in the last frame it was drawn (0 before the first):
 // more than one row of buttons in a narrow window.
 float toolbar_bottom();

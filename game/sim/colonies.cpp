@@ -83,15 +83,18 @@ void drown_food(Game& g, u32 cell) {
   g.ecs->queue_destroy(fh);
 }
 
-// The cell nearest to `cell` (by distance between centres) an ant can stand on, searched
-// in square rings out to kShoreSearch cells; kNone when there is none that near. A ring d
-// cells out lies at least d away, so the search ends at the first ring past the best.
+// The cell nearest to `cell` (by distance between centres) an ant can stand on among those
+// within the square kShoreSearch cells out; kNone when there is none, or when the sweep's
+// budget of cells looked at (`budget`, spent here) runs out first. A ring d cells out lies
+// at least d away, so the search ends at the first ring past the best.
 constexpr int kShoreSearch = 48;
-u32 nearest_passable_cell(const Game& g, u32 cell) {
+u32 nearest_passable_cell(const Game& g, u32 cell, u64& budget) {
   const int cx = int(cell % g.width), cy = int(cell / g.width);
   u32 best = ecs::kNone;
   int best_d2 = std::numeric_limits<int>::max();
-  for (int d = 1; d <= kShoreSearch && d * d <= best_d2; ++d)
+  for (int d = 1; d <= kShoreSearch && d * d <= best_d2; ++d) {
+    if (budget < u64(8 * d)) return ecs::kNone;
+    budget -= u64(8 * d);  // the ring's cells
     for (int y = cy - d; y <= cy + d; ++y) {
       const bool edge_row = y == cy - d || y == cy + d;
       for (int x = cx - d; x <= cx + d; x += edge_row ? 1 : 2 * d) {
@@ -99,12 +102,17 @@ u32 nearest_passable_cell(const Game& g, u32 cell) {
         if (d2 < best_d2 && in_map(g, x, y) && passable(g.terrain[cell_index(g, x, y)])) best = cell_index(g, x, y), best_d2 = d2;
       }
     }
+  }
   return best;
 }
 
 // Ants the paint has covered with water or rock are swept to the nearest cell they can
 // stand on (no step out of an impassable cell is allowed: they had turned on the spot for
-// ever), or home to their nest when none lies within kShoreSearch cells.
+// ever), or home to their nest when none lies within kShoreSearch cells. One sweep looks
+// at no more than kSweepBudget cells (a few tens of milliseconds): past it, the ants still
+// covered go home too. A brush covers a few hundred ants at most, but a command from a
+// file may paint a million-ant map whole.
+constexpr u64 kSweepBudget = u64(1) << 24;
 void sweep_ants_ashore(Game& g, const Command& cmd) {
   std::vector<Handle>& covered = g.scratch_handles;
   covered.clear();
@@ -112,12 +120,13 @@ void sweep_ants_ashore(Game& g, const Command& cmd) {
     if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying) && !passable(g.terrain[r.payload.cell]))
       covered.push_back(r.header.handle);
   });
+  u64 budget = kSweepBudget;
   for (Handle h : covered) {
     Record* r = g.ecs->find(h);
     if (!r) continue;
     Body& b = r->payload;
     const Game::Stand from{b.x, b.y, b.cell, r->header.chunk};
-    u32 cell = nearest_passable_cell(g, b.cell);
+    u32 cell = nearest_passable_cell(g, b.cell, budget);
     if (cell == ecs::kNone) cell = cell_of(g, g.colonies[b.colony].nest_x, g.colonies[b.colony].nest_y);
     b.x = float(cell % g.width) + 0.5f, b.y = float(cell / g.width) + 0.5f, b.cell = cell;
     note_chunk_change(g, *r, g.ecs->grid().chunk_at(b.x, b.y), from);
@@ -155,7 +164,9 @@ void apply_command(Game& g, Command cmd) {
     case CommandKind::Ignite: ignite(g, cmd.x, cmd.y, cmd.radius); break;
     case CommandKind::PlaceFood: spawn_food(g, cmd.x, cmd.y, cmd.count); break;
     case CommandKind::PaintTerrain: paint_terrain(g, cmd); break;
-    case CommandKind::SpawnAnts: spawn_group(g, cmd.colony, cmd.caste, cmd.x, cmd.y, cmd.radius, cmd.count); break;
+    case CommandKind::SpawnAnts:
+      g.command_spawns_refused += spawn_group(g, cmd.colony, cmd.caste, cmd.x, cmd.y, cmd.radius, cmd.count);
+      break;
     case CommandKind::KillPercent: kill_percent(g, cmd.count); break;
     case CommandKind::Count: break;
   }

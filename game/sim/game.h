@@ -154,6 +154,9 @@ struct Game {
   double pending_command_cells = 0;
   std::vector<u64> dirty_chunks_stamp;    // tick at which each chunk's tiles last changed (renderer cache)
   u64 spawn_refused = 0;                  // births refused for lack of pool capacity
+  // Of those, the ants of spawn commands (the player's): the window names their refusals.
+  // Not saved or hashed, as refused_commands.
+  u64 command_spawns_refused = 0;
   u64 moves = 0;                          // ants moved between chunks or tiers
   u64 refused_moves = 0;                  // of those, refused by the entity store and undone (regions.cpp)
   u64 invariant_violations = 0;

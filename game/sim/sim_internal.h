@@ -152,7 +152,8 @@ ecs::Tier tier_for_chunk(const Game& g, u32 chunk);
 // count ants of a caste (workers unless soldiers) scattered within radius of (x, y), each
 // on land (the centre when its own spot is not; none when the centre is water or rock).
 // When one finds no room in the pools the rest of the group is refused with it, counted.
-void spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius, u32 count);
+// Spawns up to count ants around (x, y); returns how many were refused for want of room.
+u32 spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius, u32 count);
 // A corpse where an ant died (food for the others).
 Handle spawn_corpse(Game& g, const Game::CorpseOrder& o);
 // Sizes what the ticks fill for the world's capacity once, when a world is built or

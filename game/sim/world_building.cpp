@@ -174,8 +174,8 @@ Handle spawn_ant(Game& g, u8 colony, Kind caste, float x, float y, float heading
   return h;
 }
 
-void spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius, u32 count) {
-  if (colony >= g.colonies.size()) return;
+u32 spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius, u32 count) {
+  if (colony >= g.colonies.size()) return 0;
   if (caste != Kind::Soldier) caste = Kind::Worker;
   for (u32 k = 0; k < count; ++k) {
     float a = g.rng.range(-kPi, kPi), r = radius * std::sqrt(g.rng.next_float());
@@ -187,9 +187,10 @@ void spawn_group(Game& g, u8 colony, Kind caste, float x, float y, float radius,
     // (one caste, one shape): they are refused together, not tried one by one.
     if (spawn_ant(g, colony, caste, px, py, heading).is_null()) {
       g.spawn_refused += count - k - 1;
-      return;
+      return count - k;
     }
   }
+  return 0;
 }
 
 Handle spawn_food(Game& g, float x, float y, u32 crumbs) {

@@ -398,14 +398,25 @@ TEST(Paint, AntsUnderWaterOrRockAreSweptAshore) {
   EXPECT_NE(std::hypot(rec(*g, ants[0]).payload.x - wx, rec(*g, ants[0]).payload.y - wy), 0.0f) << "the swept ant does not walk";
   expect_valid(*g);
 
-  // Rock over all the map: nothing but the nest's cell is left to stand on.
+  // Rock over all of a 128 x 128 map: the nest's cell is the one left to stand on, 135
+  // cells from the ants in the dormant far corner, which go home to it and so into the
+  // simulated tier.
+  Scenario big = small_world(128, 128);
+  big.region_w = 32, big.region_h = 32;
+  auto h = build(big);
+  std::vector<Handle> far;
+  for (int k = 0; k < 5; ++k) far.push_back(spawn_ant(*h, 0, Kind::Worker, 100.5f + float(k), 100.5f, 0));
+  for (Handle a : far) ASSERT_EQ(ecs::Tier(rec(*h, a).header.tier), ecs::Tier::Dormant);
   Command all = rock;
-  all.x = 32, all.y = 32, all.radius = 100;
-  ASSERT_TRUE(queue_command(*g, all));
-  simulate_tick(*g);
-  const u32 nest = cell_index(*g, int(g->colonies[0].nest_x), int(g->colonies[0].nest_y));
-  for (size_t i = 0; i < ants.size(); ++i) EXPECT_EQ(rec(*g, ants[i]).payload.cell, nest) << "ant " << i;
-  expect_valid(*g);
+  all.x = 64, all.y = 64, all.radius = 200;
+  ASSERT_TRUE(queue_command(*h, all));
+  simulate_tick(*h);
+  const u32 nest = cell_index(*h, int(h->colonies[0].nest_x), int(h->colonies[0].nest_y));
+  for (Handle a : far) {
+    EXPECT_EQ(rec(*h, a).payload.cell, nest);
+    EXPECT_EQ(ecs::Tier(rec(*h, a).header.tier), ecs::Tier::Simulated);
+  }
+  expect_valid(*h);
 }
 
 // A line of rock cells touching only at their corners is a wall: 200 workers on one side
