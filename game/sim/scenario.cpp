@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "body_plans.h"
@@ -571,9 +572,32 @@ void check_event_load(const Scenario& s) {
 
 // [SECTION] Cross-checks
 
+// Nests at least kMinNestDistance apart; food entries whose 3x3 squares share no cell (a
+// source covers the 3x3 cells around its own, and a later one would quietly cover fewer).
+void check_spacing(const Scenario& s) {
+  for (size_t i = 0; i < s.colonies.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const float dx = s.colonies[i].nest_x - s.colonies[j].nest_x, dy = s.colonies[i].nest_y - s.colonies[j].nest_y;
+      if (dx * dx + dy * dy < kMinNestDistance * kMinNestDistance)
+        throw BadInput{at_index("colonies", i) + ".nest", "the nest is " + number_text(std::sqrt(dx * dx + dy * dy)) + " cells from colonies[" +
+                                                              std::to_string(j) + "]'s, closer than " + number_text(kMinNestDistance)};
+    }
+  std::unordered_map<u64, size_t> claimed;  // cell -> the food entry covering it
+  for (size_t i = 0; i < s.food.size(); ++i) {
+    const int cx = int(s.food[i].x), cy = int(s.food[i].y);
+    for (int y = cy - 1; y <= cy + 1; ++y)
+      for (int x = cx - 1; x <= cx + 1; ++x) {
+        auto [it, fresh] = claimed.try_emplace(u64(u32(y)) << 32 | u32(x), i);
+        if (!fresh && it->second != i)
+          throw BadInput{at_index("food", i) + ".at", "its 3x3 cells overlap food[" + std::to_string(it->second) + "]'s"};
+      }
+  }
+}
+
 void check_world(Scenario& s, PaintedTerrain& land) {
   for (size_t i = 0; i < s.colonies.size(); ++i)
     require_land(land, s.colonies[i].nest_x, s.colonies[i].nest_y, at_index("colonies", i) + ".nest", "the nest is in");
+  check_spacing(s);
   StartingNeeds n = starting_needs(s);
   Capacity c = resolved_capacity(s);
   auto check = [&](u64 need, u32 have, const char* key, const char* what) {

@@ -213,6 +213,26 @@ TEST(Scenario, AFileLargerThanAnyScenarioIsRefusedUnread) {
   std::filesystem::remove(big);
 }
 
+// Two nests closer than two mounds side by side, one had hidden the other and their
+// colonies mixed on it; food entries whose 3x3 squares overlap, the later one covered fewer
+// cells than the README promises. Both are refused at the later entry; far enough apart,
+// both load.
+TEST(Scenario, NestsTooCloseAndFoodThatOverlapsAreRefused) {
+  const std::string two_nests = "\"colonies\": [ ";  // a colony before the one at (10, 10)
+  EXPECT_EQ(parse_error(with("\"colonies\": [ ", two_nests + "{ \"nest\": [10, 10] }, ")),
+            "bad.json: colonies[1].nest: the nest is 0 cells from colonies[0]'s, closer than 5");
+  EXPECT_EQ(parse_error(with("\"colonies\": [ ", two_nests + "{ \"nest\": [13, 13] }, ")),
+            "bad.json: colonies[1].nest: the nest is 4.24264 cells from colonies[0]'s, closer than 5");
+  EXPECT_EQ(parse_error(with("{ \"at\": [20, 20], \"crumbs\": 10 }", "{ \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [22, 21], \"crumbs\": 4 }")),
+            "bad.json: food[1].at: its 3x3 cells overlap food[0]'s");
+  Scenario s;
+  std::string err;
+  EXPECT_TRUE(parse_scenario(with("{ \"at\": [20, 20], \"crumbs\": 10 }", "{ \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [23, 17], \"crumbs\": 4 }"),
+                             "good.json", s, &err))
+      << err;
+  EXPECT_TRUE(parse_scenario(with("\"colonies\": [ ", two_nests + "{ \"nest\": [15, 10] }, "), "good.json", s, &err)) << err;
+}
+
 // nlohmann-json keeps the last of two equal keys; a scenario must not say two things.
 TEST(Scenario, AKeyGivenTwiceIsRefusedAtItsPath) {
   EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 64, \"width\": 32")), "bad.json: world.width: key given twice");
@@ -222,7 +242,7 @@ TEST(Scenario, AKeyGivenTwiceIsRefusedAtItsPath) {
   Scenario s;
   std::string err;
   EXPECT_TRUE(parse_scenario(with("\"food\": [ { \"at\": [20, 20], \"crumbs\": 10 } ]",
-                                  "\"food\": [ { \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [21, 20], \"crumbs\": 9 } ]"),
+                                  "\"food\": [ { \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [23, 20], \"crumbs\": 9 } ]"),
                              "good.json", s, &err))
       << err;
 }
