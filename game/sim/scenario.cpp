@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
@@ -51,6 +52,12 @@ const char* event_kind_name(EventKind k) {
 }
 
 std::string number_text(double v) {
+  // Whole numbers as they are and large ones to the unit: "7372800 cells", not 7.3728e+06.
+  if (std::isfinite(v) && std::fabs(v) < 1e15 && (v == std::floor(v) || std::fabs(v) >= 1e6)) {
+    char t[32];
+    std::snprintf(t, sizeof t, "%.0f", v);
+    return t;
+  }
   std::ostringstream s;
   s << v;
   return s.str();

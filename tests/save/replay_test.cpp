@@ -194,7 +194,7 @@ TEST(Replay, BadFilesAreRefusedWithOneLine) {
   ASSERT_TRUE(load_replay(path, c, &err)) << err;
   EXPECT_EQ(c.start_game(path, &err), nullptr);
   EXPECT_EQ(err, path + ": tick " + std::to_string(bomb.tick) +
-                     ": the commands of one tick touch 7.3728e+06 cells, more than 256 times the map's 24576")
+                     ": the commands of one tick touch 7372800 cells, more than 256 times the map's 24576")
       << err;
 }
 

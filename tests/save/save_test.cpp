@@ -362,7 +362,7 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
       {[](Game& g) {
          for (int i = 0; i < 300; ++i) g.pending_commands.push_back(Command{CommandKind::BigBomb, 10, 10, 4096, 0});
        },
-       "bad content in the pending commands: the commands of one tick touch 7.3728e+06 cells, more than 256 times the map's 24576"},
+       "bad content in the pending commands: the commands of one tick touch 7372800 cells, more than 256 times the map's 24576"},
   };
   for (const auto& [spoil, problem] : cases) expect_spoiled_refused("default.json", 10, spoil, problem);
 }

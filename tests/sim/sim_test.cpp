@@ -1047,7 +1047,7 @@ TEST(Commands, OneTicksCommandsStayWithinTheirBudget) {
   EXPECT_EQ(tick_commands_problem(*g, g->pending_commands), "");
   std::vector<Command> more = g->pending_commands;
   more.push_back(whole_map);
-  EXPECT_EQ(tick_commands_problem(*g, more), "the commands of one tick touch 1.05267e+06 cells, more than 256 times the map's 4096");
+  EXPECT_EQ(tick_commands_problem(*g, more), "the commands of one tick touch 1052672 cells, more than 256 times the map's 4096");
   simulate_tick(*g);
   EXPECT_TRUE(queue_command(*g, whole_map));
   // A spawn counts a cell per ant, as apply_command caps it (a million).
