@@ -425,9 +425,22 @@ std::string memory_problem(const Scenario& s) {
          size_text(budget.bytes) + " allowed (" + budget.how + ")";
 }
 
+// The key to blame for a world too large for memory: the map and its starting colonies
+// ("world") when they alone pass the budget, else the declared capacity when the world
+// fits without it, else the population the capacities were derived from.
+std::string memory_problem_key(const Scenario& s) {
+  Scenario bare = s;
+  bare.capacity = Capacity{};
+  bare.rules.max_population = 0;
+  if (!memory_problem(bare).empty()) return "world";
+  Scenario derived = s;
+  derived.capacity = Capacity{};
+  return memory_problem(derived).empty() ? "capacity" : "rules.max_population";
+}
+
 std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string* err) {
   if (std::string problem = memory_problem(scenario); !problem.empty()) {
-    if (err) *err = printable(scenario.path) + ": world: " + problem;
+    if (err) *err = printable(scenario.path) + ": " + memory_problem_key(scenario) + ": " + problem;
     return nullptr;
   }
   auto g = std::make_unique<Game>();

@@ -669,8 +669,16 @@ TEST(Spawning, AWorldIsMeasuredByWhatItsPoolsHoldFull) {
   std::string err;
   EXPECT_EQ(make_game(s, 1, &err), nullptr);
   ::unsetenv("COLONY_MEMORY_BUDGET_MB");
-  EXPECT_NE(err.find(": world: this world takes about "), std::string::npos) << err;
+  EXPECT_NE(err.find(": capacity: this world takes about "), std::string::npos) << err;
   EXPECT_NE(err.find(" GB with its pools full ("), std::string::npos) << err;
+  // The refusal names the key that made the world too large: the declared capacity above,
+  // the population the capacities are derived from here.
+  s.capacity = Capacity{};
+  s.rules.max_population = 100'000'000;
+  ::setenv("COLONY_MEMORY_BUDGET_MB", "19000", 1);
+  EXPECT_EQ(make_game(s, 1, &err), nullptr);
+  ::unsetenv("COLONY_MEMORY_BUDGET_MB");
+  EXPECT_NE(err.find(": rules.max_population: this world takes about "), std::string::npos) << err;
 }
 
 // [SECTION] Corpses and deaths
