@@ -99,6 +99,19 @@ TEST(Cli, HeadlessRunWritesTheReport) {
   EXPECT_TRUE(j["rss_mb"].contains("end"));
 }
 
+// The headless progress line counts violations only when the validator runs: without
+// --validate it had said "0 violations" of checks never made.
+TEST(Cli, TheProgressLineCountsViolationsOnlyWhenValidating) {
+  fs::path scen = write_scenario("small.json", kSmall);
+  ProcessResult r = run("--headless --ticks 600 --scenario " + scen.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("tick 600/600"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("violations"), std::string::npos) << r.err;
+  r = run("--headless --ticks 600 --validate --scenario " + scen.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(" 0 violations"), std::string::npos) << r.err;
+}
+
 TEST(Cli, SameSeedSameHashOtherSeedOtherHash) {
   fs::path scen = write_scenario("small.json", kSmall);
   auto hash = [&](int seed) {
