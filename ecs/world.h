@@ -482,6 +482,8 @@ class World {
     return bytes;
   }
   u64 small_world_bytes() const { return small_world_bytes_; }
+  // Whether every destruction goes one entity at a time now, whatever its size.
+  bool is_small_world() const { return small_world_bytes_ && release_footprint() <= small_world_bytes_; }
   u32 swap_release_max() const { return swap_release_max_; }
   // How long the batched release's passes took, by the steady clock: the debugger shows
   // them as a bomb goes off and the benchmarks report them per victim. Timed are the
@@ -648,8 +650,7 @@ class World {
   // larger one by the mark and close passes.
   template <MarkMode kMode>
   u32 destroy_entities(std::span<const Handle> batch) {
-    if (batch.size() <= swap_release_max_ || (small_world_bytes_ && release_footprint() <= small_world_bytes_))
-      return release_small_batch<kMode>(batch);
+    if (batch.size() <= swap_release_max_ || is_small_world()) return release_small_batch<kMode>(batch);
     ReleaseTimes t{.batches = 1};
     Stopwatch watch;
     std::span<const Handle> ordered = in_directory_order(batch);

@@ -114,6 +114,7 @@ PoolPanelData gather_pool_panel(const ColonyEcs& ecs) {
   d.release_footprint = ecs.release_footprint();
   d.small_world_bytes = ecs.small_world_bytes();
   d.swap_release_max = ecs.swap_release_max();
+  d.small_world = ecs.is_small_world();
   d.max_entities = ecs.store().max_entities();
   d.failed_creates = ecs.failed_creates();
   d.pending_destructions = unsigned(ecs.pending_destructions().size());

@@ -64,6 +64,7 @@ struct PoolPanelData {
   // small_world_bytes or the batch at most swap_release_max victims, else the timed passes.
   unsigned long long release_footprint = 0, small_world_bytes = 0;
   unsigned swap_release_max = 0;
+  bool small_world = false;  // World::is_small_world
 };
 PoolPanelData gather_pool_panel(const ColonyEcs& ecs);
 

@@ -443,7 +443,7 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
 void draw_last_release(const PoolPanelData& d) {
   const double mib = 1.0 / (1024.0 * 1024.0);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  if (d.release_footprint <= d.small_world_bytes)
+  if (d.small_world)
     ImGui::TextWrapped("release footprint %.1f MiB, at most %.1f: every kill goes one at a time", double(d.release_footprint) * mib,
                        double(d.small_world_bytes) * mib);
   else

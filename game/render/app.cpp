@@ -323,9 +323,10 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
   // Ants and food stand on land: a click on water or rock says so, where it had queued a
   // command that then did nothing.
   const bool lands = c.kind == CommandKind::SpawnAnts || c.kind == CommandKind::PlaceFood;
-  if (lands && !passable(g.terrain[cell_index(g, int(wx), int(wy))])) {
+  const Terrain under = g.terrain[cell_index(g, int(wx), int(wy))];
+  if (lands && !passable(under)) {
     show_notice(app, std::string(c.kind == CommandKind::SpawnAnts ? "ants" : "food") + " cannot be put on " +
-                         (g.terrain[cell_index(g, int(wx), int(wy))] == Terrain::Water ? "water" : "rock"));
+                         (under == Terrain::Water ? "water" : "rock"));
     return;
   }
   if (!queue_command(g, c) && first_press) show_notice(app, "refused: this tick's commands already touch the map's cells many times over");

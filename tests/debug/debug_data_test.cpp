@@ -155,6 +155,8 @@ TEST(DebugData, PoolsPanelShowsTheLatestMassRelease) {
   EXPECT_EQ(d.release_footprint, p.ecs->release_footprint());
   EXPECT_GT(d.release_footprint, 0u);
   EXPECT_EQ(d.small_world_bytes, 0u);
+  EXPECT_FALSE(d.small_world);  // no rule at 0
+  EXPECT_EQ(d.small_world, p.ecs->is_small_world());
   EXPECT_EQ(d.swap_release_max, ColonyEcs::kDefaultSwapReleaseMax);
 }
 

@@ -562,6 +562,8 @@ TEST(Destruction, ASmallWorldReleasesOneAtATime) {
     ASSERT_EQ(direct.destroy(b[v]), Result::Ok);
   }
   ASSERT_EQ(small.release_footprint(), footprint);
+  EXPECT_TRUE(small.is_small_world());
+  EXPECT_FALSE(large.is_small_world());
   EXPECT_EQ(small.destroy_batch(batch_a), 12u);
   EXPECT_EQ(large.destroy_batch(batch_c), 12u);
   EXPECT_EQ(piece_tags_in_pool_order(small), piece_tags_in_pool_order(direct));
