@@ -47,6 +47,11 @@ enum class ReleaseStrategy : u8 {
   Compact,   // one stable pass from the first hole to the end (work ~ pool tail)
 };
 
+// What the release's mark pass does besides marking the slots: nothing (release_batch:
+// the entities live on), free each victim's record (apply_destructions: the whole queue
+// dies), or also take a queued victim off the queue (destroy_batch).
+enum class MarkMode : u8 { SlotsOnly, Free, FreeAndUnqueue };
+
 struct Violation {
   std::string pool;  // empty for entity/chunk checks
   u32 entry = kNone;
@@ -428,42 +433,17 @@ class World {
   // The game changes tiers and moves dormant records between walks.
 
   // fn(Record&) for every simulated entity, once each.
-  template <class Fn>
-  void for_each_simulated(Fn&& fn) {
-    store_.walk(store_.simulated(), [&](RecordHeader* h) { fn(*as_record(h)); });
-  }
-  template <class Fn>
-  void for_each_dormant_in_chunk(u32 chunk, Fn&& fn) {
-    store_.walk(store_.dormant(chunk), [&](RecordHeader* h) { fn(*as_record(h)); });
-  }
+  template <class Fn> void for_each_simulated(Fn&& fn);
+  template <class Fn> void for_each_dormant_in_chunk(u32 chunk, Fn&& fn);
   // fn(Record&) for every entity in storage order: the simulated store, then each chunk's
   // dormant storage in chunk order (the order a state hash or a full check walks).
-  template <class Fn>
-  void for_each_entity(Fn&& fn) {
-    for_each_simulated(fn);
-    for (u32 c = 0; c < grid_.chunk_count(); ++c) for_each_dormant_in_chunk(c, fn);
-  }
+  template <class Fn> void for_each_entity(Fn&& fn);
   // fn(Record&) for every entity (both tiers) in one chunk.
-  template <class Fn>
-  void for_each_in_chunk(u32 chunk, Fn&& fn) {
-    store_.walk_chunk(chunk, [&](RecordHeader* h) { fn(*as_record(h)); });
-  }
+  template <class Fn> void for_each_in_chunk(u32 chunk, Fn&& fn);
   // fn(Record&) for every entity within r of (x, y); visits only chunks the circle touches.
-  template <class Fn>
-  void for_each_in_radius(float x, float y, float r, Fn&& fn) {
-    grid_.for_each_chunk_in_circle(x, y, r, [&](u32 chunk) {
-      for_each_in_chunk(chunk, [&](Record& rec) {
-        float dx = float(rec.payload.x) - x, dy = float(rec.payload.y) - y;
-        if (dx * dx + dy * dy <= r * r) fn(rec);
-      });
-    });
-  }
+  template <class Fn> void for_each_in_radius(float x, float y, float r, Fn&& fn);
   // fn(slot index, C&) for each added component of a record, in order.
-  template <class C, class Fn>
-  void for_each_component(const Record& r, Fn&& fn) {
-    const auto& l = list<C>(r);
-    for (u32 k = 0; k < l.added; ++k) fn(k, pool<C>().items[l.slot[k]]);
-  }
+  template <class C, class Fn> void for_each_component(const Record& r, Fn&& fn);
 
   // [SECTION] Stats
 
@@ -520,18 +500,7 @@ class World {
   // are only counted in the last message); *found, when given, gets how many there are in
   // all. Reads only: the const_cast is for the store's walks, which hand out writable
   // records.
-  std::vector<Violation> validate(size_t max_reports = 256, u64* found = nullptr) const {
-    Validation v{max_reports};
-    auto& self = const_cast<World&>(*this);
-    self.validate_entities(v);
-    // The pools' checks compare the walk's sums and read owners' records: not over
-    // storage whose chains are broken.
-    if (v.records_walked) (self.template validate_pool<Cs>(v), ...);
-    if (!store_.batch_scratch_clear()) v.report("", kNone, {}, "the store's batched-free bitmap has bits set between batches");
-    if (found) *found = v.out.size() + v.dropped;
-    if (v.dropped) v.out.push_back({"", kNone, {}, std::to_string(v.dropped) + " more violations not listed"});
-    return std::move(v.out);
-  }
+  std::vector<Violation> validate(size_t max_reports = 256, u64* found = nullptr) const;
 
  private:
   friend struct SnapshotAccess;    // snapshot.h writes and restores the world exactly
@@ -608,6 +577,7 @@ class World {
   }
 
   // [SECTION] Batched release internals
+  // Defined in world_release.h, where each is explained.
 
   // How many victims (or pool entries) ahead the batch passes prefetch.
   static constexpr u32 kPrefetchAhead = 16;
@@ -620,192 +590,26 @@ class World {
   // How many holes ahead the tail fill prefetches the hole's entry.
   static constexpr u32 kHoleAhead = 32;
 
-  // What the mark pass does besides marking the slots: nothing (release_batch: the
-  // entities live on), free each victim's record (apply_destructions: the whole queue
-  // dies), or also take a queued victim off the queue (destroy_batch).
-  enum class MarkMode : u8 { SlotsOnly, Free, FreeAndUnqueue };
-
-  // Pass 1 for pools Ps over the batch: notes per pool how many entries the batch
-  // frees and where the lowest one is, sets their bits in the pool's dead bitmap and
-  // empties the slot lists (a duplicate then finds nothing left to count); frees the
-  // records as the mode says, by the store's batched free (the records' holes are closed
-  // once, at the end). It never touches a pool entry. What it reads is prefetched by
-  // prefetch_victims: the head of the directory row 2 x kPrefetchAhead victims ahead,
-  // the rest of the row's used lines and the chunk neighbours the store's free unlinks
-  // kPrefetchAhead ahead, once the head naming them has arrived, and the bitmap words the
-  // slots are marked in half as far ahead. Returns how many live entities it marked.
-  template <MarkMode kMode, class... Ps>
-  u32 mark_batch(std::span<const Handle> batch) {
-    (reset_marks<Ps>(), ...);
-    auto count = [&](u32 index) { (count_dead<Ps>(index), ...); };
-    if constexpr (kMode == MarkMode::SlotsOnly) return visit_victims<kMode, true, Ps...>(batch, count);
-    store_.begin_batch_free();
-    u32 died = visit_victims<kMode, true, Ps...>(batch, count);
-    store_.end_batch_free();
-    return died;
-  }
-  // Destroys the batch's live entities (apply_destructions, destroy_batch): a batch of at
-  // most swap_release_max_, or any batch while the world's release_footprint() is at most
-  // small_world_bytes_, one entity at a time by swap-with-last, as destroy() does; a
-  // larger one by the mark and close passes.
-  template <MarkMode kMode>
-  u32 destroy_entities(std::span<const Handle> batch) {
-    if (batch.size() <= swap_release_max_ || is_small_world()) return release_small_batch<kMode>(batch);
-    ReleaseTimes t{.batches = 1};
-    Stopwatch watch;
-    std::span<const Handle> ordered = in_directory_order(batch);
-    t.sort_ms = watch.lap_ms();
-    u32 died = mark_batch<kMode, Cs...>(ordered);
-    t.mark_ms = watch.lap_ms();
-    ((close_holes<Cs>(ReleaseStrategy::Auto), t.close_ms[index_of<Cs>()] = watch.lap_ms()), ...);
-    t.victims = died;
-    note_release(t);
-    return died;
-  }
-  // A small batch, released one entity at a time, in a function of its own: inlined into
-  // destroy_entities beside the mark pass, the same loop ran measurably slower than
-  // destroy() called once per victim (bench/README.md, change 17).
-  template <MarkMode kMode>
-  [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch) { return release_one_at_a_time<kMode>(batch); }
-  void note_release(const ReleaseTimes& t) {
-    last_release_ = t;
-    release_totals_.add(t);
-  }
-  // Every slot of each live victim released by swap-with-last, then its record freed:
-  // destroy() and the small batches.
-  template <MarkMode kMode>
-  u32 release_one_at_a_time(std::span<const Handle> batch) {
-    return visit_victims<kMode, false>(batch, [&](u32 index) { (release_list<Cs>(index), ...); });
-  }
+  template <MarkMode kMode, class... Ps> u32 mark_batch(std::span<const Handle> batch);
+  template <MarkMode kMode> u32 destroy_entities(std::span<const Handle> batch);
+  template <MarkMode kMode> [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch);
+  void note_release(const ReleaseTimes& t);
+  template <MarkMode kMode> u32 release_one_at_a_time(std::span<const Handle> batch);
   // A batch holding at least one in kSortDensity of the live entities is walked in handle
   // index order: the directory rows are then read nearly in address order and stream in,
   // where in random order each one waits on memory (bench/README.md, change 10). A
   // sparser batch, a bomb's 10 % say, gains nothing and is walked as it comes. The sort
   // is sort_by_index (index_sort.h).
   static constexpr u32 kSortDensity = 8;
-  std::span<const Handle> in_directory_order(std::span<const Handle> batch) {
-    if (u64(batch.size()) * kSortDensity < store_.live_count() || batch.size() > store_.max_entities()) return batch;
-    return sort_by_index(batch, u32(std::bit_width(store_.max_entities())), {sorted_[0].get(), sorted_[1].get()});
-  }
-  // The one walk over a batch of victims: skips stale handles and duplicates, calls
-  // visit(index) for each live victim, then frees its record (and takes it off the
-  // queue) as kMode says. Returns how many it visited. kBatch: the mark pass over pools
-  // Ps, which prefetches the victims ahead (their lists and bitmap words in Ps only) and
-  // frees records by the store's batched free (inside its begin and end). A small batch
-  // walks without both: a few victims leave little to overlap, and the prefetches cost
-  // more than they hide when the world is in cache.
-  template <MarkMode kMode, bool kBatch, class... Ps, class Visit>
-  u32 visit_victims(std::span<const Handle> batch, Visit&& visit) {
-    u32 n = u32(batch.size()), visited = 0;
-    for (u32 i = 0; i < n; ++i) {
-      if constexpr (kBatch) prefetch_victims<Ps...>(batch, i, kMode != MarkMode::SlotsOnly);
-      Handle h = batch[i];
-      if (!store_.alive(h)) continue;
-      ++visited;
-      visit(h.index);
-      if constexpr (kMode == MarkMode::FreeAndUnqueue)
-        if (store_.dir(h.index).flags & kFlagDying) unqueue(h.index);
-      if constexpr (kMode != MarkMode::SlotsOnly) {
-        if constexpr (kBatch) store_.free_in_batch(h.index);
-        else store_.destroy(h);
-      }
-    }
-    return visited;
-  }
-  template <class C>
-  void reset_marks() {
-    mark_dead_[index_of<C>()] = 0;
-    mark_first_hole_[index_of<C>()] = kNone;
-  }
-  template <class C>
-  void count_dead(u32 index) {
-    constexpr size_t I = index_of<C>();
-    Pool<C>& p = pool<C>();
-    auto& l = list_at<C>(index);
-    if (l.reserved == 0) return;
-    p.forget_list(l);
-    u64* bits = dead_bits_[I].get();
-    u32 first = mark_first_hole_[I];
-    for (u32 k = 0; k < l.reserved; ++k) {
-      u32 s = l.slot[k];
-      set_bit(bits, s);
-      first = s < first ? s : first;
-    }
-    mark_first_hole_[I] = first;
-    mark_dead_[I] += l.reserved;
-    l.reserved = l.added = 0;
-  }
-  template <class C>
-  bool is_dead(u32 s) const { return test_bit(dead_bits_[index_of<C>()].get(), s); }
+  std::span<const Handle> in_directory_order(std::span<const Handle> batch);
+  template <MarkMode kMode, bool kBatch, class... Ps, class Visit> u32 visit_victims(std::span<const Handle> batch, Visit&& visit);
+  template <class C> void reset_marks();
+  template <class C> void count_dead(u32 index);
+  template <class C> bool is_dead(u32 s) const;
+  template <class C> void close_holes(ReleaseStrategy strategy);
 
-  // Pass 2 for pool C: closes the holes the marked entries leave, in one of two ways,
-  // each moving every survivor at most once: tail fill (work ~ holes) or compaction
-  // (work ~ pool tail; keeps each entity's entries in their order). Both find the dead
-  // through the bitmap; a moved survivor's owner row is prefetched kRowAhead entries
-  // before the move rewires it. The bitmap is cleared behind them.
-  template <class C>
-  void close_holes(ReleaseStrategy strategy) {
-    constexpr size_t I = index_of<C>();
-    Pool<C>& p = pool<C>();
-    u32 dead = mark_dead_[I], first_hole = mark_first_hole_[I];
-    if (dead == 0) return;
-    u32 taken = p.stats.taken, new_taken = taken - dead;
-    bool compact = strategy == ReleaseStrategy::Compact ||
-                   (strategy == ReleaseStrategy::Auto && u64(taken - first_hole - dead) * kCompactDivisor <= dead);
-    u64 rewires = compact ? compact_holes(p, first_hole, taken) : tail_fill_holes(p, first_hole, new_taken, taken);
-    clear_bits(dead_bits_[I].get(), first_hole, taken);
-    p.stats.taken = new_taken;
-    p.count(&PoolCounters::removes, dead);
-    p.count(&PoolCounters::rewires, rewires);
-    last_strategy_[I] = compact ? ReleaseStrategy::Compact : ReleaseStrategy::TailFill;
-  }
-
-  // Compaction: one stable sweep from the first hole to the end, the survivors sliding
-  // down in order. Returns the moves (each a rewire).
-  template <class C>
-  [[gnu::always_inline]] u64 compact_holes(Pool<C>& p, u32 first_hole, u32 taken) {
-    u64 rewires = 0;
-    u32 w = first_hole;
-    for (u32 s = first_hole; s < taken; ++s) {
-      if (s + kRowAhead < taken) prefetch_owner_row(p, s + kRowAhead);
-      if (is_dead<C>(s)) continue;
-      if (s != w) {
-        p.move_entry(s, w);
-        point_owner_at(p, w);
-        ++rewires;
-      }
-      ++w;
-    }
-    return rewires;
-  }
-  // Tail fill: the survivors past the new end move into the holes below it, lowest hole
-  // first, the highest survivor first. Each hole is prefetched kHoleAhead holes before its
-  // move (a hole is a victim's entry, cold). Returns the moves (each a rewire).
-  template <class C>
-  [[gnu::always_inline]] u64 tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken, u32 taken) {
-    u64 rewires = 0;
-    SetBits hole_bits{dead_bits_[index_of<C>()].get(), first_hole, new_taken};
-    std::array<u32, kHoleAhead> ring;
-    auto holes = lookahead(ring, [&](u32& h) {
-      if (!hole_bits.next(h)) return false;
-      prefetch_for_write(&p.items[h]);
-      prefetch_for_write(&p.owners[h]);
-      return true;
-    });
-    u32 tail = taken;
-    for (u32 hole; holes.next(hole); ++rewires) {
-      do { --tail; } while (is_dead<C>(tail));
-      // kRowAhead entries below: the survivor's owner row and its entry (the tail is read
-      // downwards, and the hardware's stream prefetch stops at every page boundary).
-      if (tail >= kRowAhead) {
-        prefetch_owner_row(p, tail - kRowAhead);
-        prefetch_for_read(&p.items[tail - kRowAhead]);
-      }
-      p.move_entry(tail, hole);
-      point_owner_at(p, hole);
-    }
-    return rewires;
-  }
+  template <class C> [[gnu::always_inline]] inline u64 compact_holes(Pool<C>& p, u32 first_hole, u32 taken);
+  template <class C> [[gnu::always_inline]] inline u64 tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken, u32 taken);
 
   // Prefetch helpers: each names the lines a batch pass or a create will touch soon.
   // A walk over victims, in three steps: 2 x kPrefetchAhead ahead the first kRowHead
@@ -817,99 +621,16 @@ class World {
   // and its lists use two or three lines of it: loading the whole row wasted a line or two
   // per victim.
   static constexpr size_t kRowHead = 128;
-  template <class... Ps>
-  void prefetch_victims(std::span<const Handle> batch, u32 i, bool free) {
-    if (i + 2 * kPrefetchAhead < batch.size()) prefetch_row(batch[i + 2 * kPrefetchAhead].index, kRowHead);
-    if (i + kPrefetchAhead < batch.size()) {
-      u32 index = batch[i + kPrefetchAhead].index;
-      if (store_.in_directory(index)) (prefetch_list_past_head<Ps>(index), ...);
-      if (free) prefetch_chunk_links(batch[i + kPrefetchAhead]);
-    }
-    if (i + kPrefetchAhead / 2 < batch.size()) {
-      u32 index = batch[i + kPrefetchAhead / 2].index;
-      if (store_.in_directory(index)) (prefetch_dead_bits<Ps>(index), ...);
-    }
-  }
-  // The first `bytes` of an entity's directory row (the entry, then its slot lists), and
-  // its chunk link. create() asks for the whole row: it does not know the counts to come.
-  void prefetch_row(u32 index, size_t bytes) {
-    if (!store_.in_directory(index)) return;
-    const char* row = reinterpret_cast<const char*>(&store_.dir(index));
-    for (size_t off = 0; off < std::min(bytes, size_t(store_.dir_stride())); off += 64) prefetch_for_write(row + off);
-    prefetch_for_write(&store_.sim_link(index));
-  }
-  // The lines of pool C's slot list past the row's head that the list uses: up to its
-  // count when the count lies in the head (already loaded), else the whole list.
-  template <class C>
-  void prefetch_list_past_head(u32 index) {
-    const auto& l = list_at<C>(index);
-    const char* row = reinterpret_cast<const char*>(&store_.dir(index));
-    size_t begin = size_t(reinterpret_cast<const char*>(&l) - row);
-    if (begin + sizeof(l) <= kRowHead) return;  // the whole list lies in the head (folds away)
-    u32 used = begin < kRowHead ? l.reserved : C::kMaxPerEntity;
-    size_t end = size_t(reinterpret_cast<const char*>(&l.slot[used]) - row);
-    for (size_t off = std::max(begin, kRowHead) & ~size_t(63); off < end; off += 64) prefetch_for_write(row + off);
-  }
-  // The words of pool C's dead bitmap that the entity's first and last slots fall in: an
-  // entity's slots are reserved as one run, and a tail fill moves them in runs, so most of
-  // them lie in those words. The mark pass sets them by read-modify-write, and the rows
-  // streaming past evict the bitmap, spread over the pool at one line per 512 entries,
-  // from the caches (bench/README.md, change 14).
-  template <class C>
-  void prefetch_dead_bits(u32 index) {
-    const auto& l = list_at<C>(index);
-    if (l.reserved == 0) return;
-    const u64* bits = dead_bits_[index_of<C>()].get();
-    const u64* first = &bits[l.slot[0] >> 6];
-    const u64* last = &bits[l.slot[l.reserved - 1] >> 6];
-    prefetch_for_write(first);
-    if ((reinterpret_cast<uintptr_t>(first) ^ reinterpret_cast<uintptr_t>(last)) >= 64) prefetch_for_write(last);
-  }
-  // The back-pointers of the entity's first and last slots in pool C: its slots are
-  // reserved as one run, so most of them lie in those lines (move_chunks rewrites them all).
-  template <class C>
-  void prefetch_back_pointers(u32 index) {
-    const auto& l = list_at<C>(index);
-    if (l.reserved == 0) return;
-    const BackPointer* owners = pool<C>().owners.get();
-    prefetch_for_write(&owners[l.slot[0]]);
-    prefetch_for_write(&owners[l.slot[l.reserved - 1]]);
-  }
-  // What the store's batched free of a victim touches besides its directory entry: the
-  // chunk neighbours it is unlinked from.
-  void prefetch_chunk_links(Handle h) {
-    if (!store_.alive(h)) return;
-    const SimLink& l = store_.sim_link(h.index);
-    if (l.prev) prefetch_for_write(&store_.sim_link(l.prev));
-    if (l.next) prefetch_for_write(&store_.sim_link(l.next));
-  }
-  // The line of the owner's slot list that entry s's rewire will write. Asked for every
-  // entry, not once per run of entries with the same owner: an ant's render slots cross a
-  // line of its row at the thirteenth piece, and a run's rewires found the second line
-  // cold (bench/README.md, change 12).
-  template <class C>
-  void prefetch_owner_row(Pool<C>& p, u32 s) {
-    prefetch_for_write(&list_at<C>(p.owners[s].owner_index).slot[p.owners[s].local]);
-  }
+  template <class... Ps> void prefetch_victims(std::span<const Handle> batch, u32 i, bool free);
+  void prefetch_row(u32 index, size_t bytes);
+  template <class C> void prefetch_list_past_head(u32 index);
+  template <class C> void prefetch_dead_bits(u32 index);
+  template <class C> void prefetch_back_pointers(u32 index);
+  void prefetch_chunk_links(Handle h);
+  template <class C> void prefetch_owner_row(Pool<C>& p, u32 s);
 
-  // Frees entry s by moving the pool's last entry into it and rewiring that entry's owner.
-  template <class C>
-  void swap_remove_entry(Pool<C>& p, u32 s) {
-    u32 last = p.stats.taken - 1;
-    if (s != last) { p.move_entry(last, s); rewire(p, s); }
-    p.stats.taken = last;
-    p.count(&PoolCounters::removes);
-  }
-  template <class C>
-  void release_list(u32 index) {
-    Pool<C>& p = pool<C>();
-    auto& l = list_at<C>(index);
-    if (l.reserved == 0) return;
-    p.forget_list(l);
-    // From the back: a rewire may only touch this entity's not yet released slots.
-    for (u32 k = l.reserved; k-- > 0;) swap_remove_entry(p, l.slot[k]);
-    l.reserved = l.added = 0;
-  }
+  template <class C> void swap_remove_entry(Pool<C>& p, u32 s);
+  template <class C> void release_list(u32 index);
   // Takes a queued entity out of the destruction queue (the queue's last entry fills the gap).
   void unqueue(u32 index) {
     DirEntry& d = store_.dir_mut(index);
@@ -928,178 +649,20 @@ class World {
   void reset_tick() { pool<C>().stats.tick = PoolCounters{}; }
 
   // [SECTION] Validator internals
+  // Defined in world_validate.h, where each is explained.
+  struct Validation;
 
-  // One validation's findings, and what the entities hold per pool, summed over the walk
-  // and compared with each pool's stats at the end.
-  struct Validation {
-    size_t max;
-    std::vector<Violation> out{};
-    size_t dropped = 0;
-    std::array<u64, kPoolCount> reserved{}, unused{}, owners{};
-    std::array<std::array<u32, PoolStats::kMaxHistogram>, kPoolCount> histogram{};
-    bool records_walked = false;  // the sums above are whole (the storage's chains held)
-    void report(const char* pool, u32 entry, Handle h, std::string what) {
-      if (out.size() < max) out.push_back({pool, entry, h, std::move(what)});
-      else ++dropped;
-    }
-  };
+  void validate_record(Validation& v, Record& r, Tier tier, u32 chunk);
 
-  void validate_record(Validation& v, Record& r, Tier tier, u32 chunk) {
-    Handle h = r.header.handle;
-    if (!store_.alive(h)) { v.report("", kNone, h, "record in storage but its handle is not alive"); return; }
-    const DirEntry& d = store_.dir(h.index);
-    if (store_.record_of_index(h.index) != &r.header) v.report("", kNone, h, "directory does not point at the record");
-    if (Tier(r.header.tier) != tier || Tier(d.tier) != tier) v.report("", kNone, h, "tier disagrees with the storage holding the record");
-    if (r.header.chunk != d.chunk) v.report("", kNone, h, "record chunk disagrees with the directory");
-    if ((r.header.flags & kFlagDying) != (d.flags & kFlagDying)) v.report("", kNone, h, "record's dying flag disagrees with the directory");
-    if (tier == Tier::Dormant && r.header.chunk != chunk) v.report("", kNone, h, "dormant record stored in chunk " + std::to_string(chunk) + " but says chunk " + std::to_string(r.header.chunk));
-    (validate_slots<Cs>(v, r), ...);
-  }
+  template <class C> void validate_slots(Validation& v, Record& r);
 
-  template <class C>
-  void validate_slots(Validation& v, Record& r) {
-    const Pool<C>& p = pool<C>();
-    const auto& l = list<C>(r);
-    Handle h = r.header.handle;
-    if (l.reserved > Pool<C>::kMax || l.added > l.reserved) {
-      v.report(C::kPoolName, kNone, h, "counts out of range: reserved " + std::to_string(l.reserved) + ", added " + std::to_string(l.added));
-      return;
-    }
-    for (u32 k = 0; k < l.reserved; ++k) {
-      u32 s = l.slot[k];
-      if (s >= p.stats.taken || s >= p.stats.capacity) { v.report(C::kPoolName, s, h, "slot " + std::to_string(k) + " points past taken"); continue; }
-      const BackPointer& bp = p.owners[s];
-      if (!bp.names(h) || bp.local != k || bp.chunk != r.header.chunk)
-        v.report(C::kPoolName, s, h, "back-pointer does not round-trip (slot " + std::to_string(k) + ")");
-    }
-    constexpr size_t I = index_of<C>();
-    v.reserved[I] += l.reserved;
-    v.unused[I] += u32(l.reserved - l.added);
-    if (l.reserved) { ++v.histogram[I][l.added]; ++v.owners[I]; }
-  }
+  void validate_entities(Validation& v);
 
-  void validate_entities(Validation& v) {
-    // The record walks below follow the chains: a chain out of the arena is reported and
-    // ends the entity checks but for the directory's.
-    if (!validate_storage(v)) return validate_directory(v);
-    v.records_walked = true;
-    u32 seen = 0;
-    store_.walk(store_.simulated(), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Simulated, h->chunk); ++seen; });
-    u32 linked = 0;
-    for (u32 c = 0; c < store_.chunk_count(); ++c) {
-      store_.walk(store_.dormant(c), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Dormant, c); ++seen; });
-      u32 in_chunk = 0, prev = 0;
-      for (u32 i = store_.sim_head(c); i != 0 && in_chunk <= store_.simulated().count; i = store_.sim_link(i).next, ++in_chunk) {
-        if (i > store_.max_entities()) { v.report("", kNone, {i, 0}, "chunk " + std::to_string(c) + " membership list holds an index past the directory"); break; }
-        const DirEntry& d = store_.dir(i);
-        if (Tier(d.tier) != Tier::Simulated || d.chunk != c)
-          v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " lists a member that is not simulated there");
-        if (store_.sim_link(i).prev != prev) v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " membership list: back link broken");
-        prev = i;
-      }
-      if (in_chunk != store_.sim_count_in(c)) v.report("", kNone, {}, "chunk " + std::to_string(c) + " simulated member count disagrees with its list");
-      linked += in_chunk;
-    }
-    if (linked != store_.simulated().count) v.report("", kNone, {}, "chunk membership lists hold " + std::to_string(linked) + " simulated entities, the store " + std::to_string(store_.simulated().count));
-    if (seen != store_.live_count()) v.report("", kNone, {}, "storage holds " + std::to_string(seen) + " records, live count is " + std::to_string(store_.live_count()));
-    validate_directory(v);
-  }
+  void validate_directory(Validation& v);
 
-  // Every index is either live or on the free stack; every dying entity is queued exactly
-  // once, at the position its directory entry names.
-  void validate_directory(Validation& v) {
-    u32 live = 0, flagged = 0, retired = 0;
-    for (u32 i = 1; i <= store_.max_entities(); ++i) {
-      const DirEntry& d = store_.dir(i);
-      if (Tier(d.tier) == Tier::Free) {
-        retired += d.generation == kLastGeneration;
-        continue;
-      }
-      ++live;
-      if (!(d.flags & kFlagDying)) continue;
-      ++flagged;
-      Handle h{i, d.generation};
-      if (d.queue_pos >= pending_count_ || !(pending_[d.queue_pos] == h)) v.report("", kNone, h, "flagged dying but not at its place in the destruction queue");
-    }
-    if (live != store_.live_count()) v.report("", kNone, {}, "directory holds " + std::to_string(live) + " live indices, live count is " + std::to_string(store_.live_count()));
-    if (retired != store_.retired_count())
-      v.report("", kNone, {}, "directory holds " + std::to_string(retired) + " retired indices, retired count is " + std::to_string(store_.retired_count()));
-    if (u64(live) + store_.free_index_count() + retired != store_.max_entities())
-      v.report("", kNone, {}, "live, free and retired indices do not add up to the directory size");
-    // The free stack: a live index on it would be handed out again by the next create.
-    store_.check_free_indices([&](u32 k, u32 i, bool in_range_once) {
-      if (in_range_once) v.report("", kNone, {i, store_.dir(i).generation}, "on the free index stack but live or retired");
-      else v.report("", kNone, {}, "free index stack entry " + std::to_string(k) + " (" + std::to_string(i) + ") is out of range or repeated");
-    });
-    if (flagged != pending_count_) v.report("", kNone, {}, std::to_string(flagged) + " entities flagged dying, " + std::to_string(pending_count_) + " queued");
-    for (Handle h : pending_destructions())
-      if (!dying(h)) v.report("", kNone, h, "queued for destruction but not alive and flagged");
-  }
+  bool validate_storage(Validation& v);
 
-  // Every block list holds exactly the blocks its count needs, and used plus free
-  // blocks add up to the arena. Returns false when a chain leaves the arena: then no walk
-  // may follow the chains (the next link would be read from past the block table).
-  bool validate_storage(Validation& v) {
-    u64 used = 0;
-    bool chains_in_arena = true;
-    // Each block belongs to one chain or to the free stack, never two (a block both used
-    // and free would be handed out again and its records overwritten).
-    std::vector<u8> owner(store_.total_blocks(), 0);
-    auto claim = [&](u32 b, const std::string& name) {
-      if (b >= owner.size()) {
-        v.report("", kNone, {}, name + " names block " + std::to_string(b) + ", past the arena");
-        return false;
-      }
-      if (owner[b]++) v.report("", kNone, {}, name + " holds block " + std::to_string(b) + ", which is also used elsewhere");
-      return true;
-    };
-    for (u32 k = 0; k < store_.free_blocks(); ++k) claim(store_.free_block_at(k), "the free block stack");
-    auto check = [&](const BlockList& list, const std::string& name) {
-      u32 need = (list.count + store_.block_records() - 1) / store_.block_records(), have = 0, last = kNone;
-      for (u32 b = list.first; b != kNone && have <= need; b = store_.next_block(b), ++have) {
-        last = b;
-        if (!claim(b, name)) { chains_in_arena = false; break; }
-      }
-      if (have != need || last != list.last) v.report("", kNone, {}, name + " holds " + std::to_string(list.count) + " records in a chain of " + std::to_string(have) + " blocks");
-      used += have;
-    };
-    check(store_.simulated(), "simulated store");
-    for (u32 c = 0; c < store_.chunk_count(); ++c) check(store_.dormant(c), "chunk " + std::to_string(c) + " dormant storage");
-    if (used + store_.free_blocks() != store_.total_blocks()) v.report("", kNone, {}, "storage blocks: " + std::to_string(used) + " used + " + std::to_string(store_.free_blocks()) + " free != " + std::to_string(store_.total_blocks()));
-    return chains_in_arena;
-  }
-
-  template <class C>
-  void validate_pool(Validation& v) {
-    const Pool<C>& p = pool<C>();
-    constexpr size_t I = index_of<C>();
-    const PoolStats& st = p.stats;
-    if (v.reserved[I] != st.taken) v.report(C::kPoolName, kNone, {}, "entities hold " + std::to_string(v.reserved[I]) + " slots, taken is " + std::to_string(st.taken));
-    if (v.unused[I] != st.reserved_unused) v.report(C::kPoolName, kNone, {}, "reserved-unused count " + std::to_string(st.reserved_unused) + " disagrees with the entities' " + std::to_string(v.unused[I]));
-    if (v.owners[I] != st.owners) v.report(C::kPoolName, kNone, {}, "owner count " + std::to_string(st.owners) + " disagrees with the entities' " + std::to_string(v.owners[I]));
-    if (st.taken > st.capacity || st.high_water < st.taken || st.high_water > st.capacity) v.report(C::kPoolName, kNone, {}, "taken/high-water out of range");
-    for (u32 k = 0; k <= Pool<C>::kMax; ++k)
-      if (v.histogram[I][k] != st.histogram[k]) { v.report(C::kPoolName, kNone, {}, "histogram bucket " + std::to_string(k) + " disagrees"); break; }
-    for (u32 s = 0; s < st.taken && s < st.capacity; ++s) {
-      const BackPointer& bp = p.owners[s];
-      Handle owner = owner_of(bp);
-      if (owner.is_null()) { v.report(C::kPoolName, s, {u32(bp.owner_index), u32(bp.owner_generation)}, "entry owned by a dead or stale handle"); continue; }
-      // The owner's chunk from the directory, not its record: a corrupt directory entry
-      // (validate_record's report) may point anywhere.
-      const u32 owner_chunk = store_.dir(bp.owner_index).chunk;
-      const auto& l = list_at<C>(bp.owner_index);
-      // A count past the maximum (a corrupt save) is validate_slots' report; no slot past
-      // the list is read.
-      u32 listed = std::min<u32>(l.reserved, Pool<C>::kMax);
-      if (bp.local >= listed || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
-      else if (bp.chunk != owner_chunk) v.report(C::kPoolName, s, owner, "back-pointer chunk " + std::to_string(bp.chunk) + " but the owner is in chunk " + std::to_string(owner_chunk));
-    }
-    // The dead-entry bitmap is all zero between releases: a bit left set would make the
-    // next batch take a live entry for a dead one.
-    const u64* bits = dead_bits_[I].get();
-    for (size_t w = 0; w < dead_words(st.capacity); ++w)
-      if (bits[w]) { v.report(C::kPoolName, u32(w * 64 + size_t(std::countr_zero(bits[w]))), {}, "dead-entry bitmap has a bit set between releases"); break; }
-  }
+  template <class C> void validate_pool(Validation& v);
 
   ChunkGrid grid_;
   EntityStore store_;
@@ -1121,3 +684,8 @@ class World {
 };
 
 }  // namespace ecs
+
+// The member definitions, by concern.
+#include "world_iterate.h"
+#include "world_release.h"
+#include "world_validate.h"

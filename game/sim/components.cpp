@@ -1,5 +1,8 @@
-// components.cpp — names of entity kinds for reports and the debugger.
+// components.cpp — the one instantiation of the game's world, and the names of entity
+// kinds for reports and the debugger.
 #include "components.h"
+
+template class ecs::World<colony::Body, colony::RenderPiece, colony::CollisionVolume, colony::Sensor>;
 
 namespace colony {
 

@@ -130,3 +130,7 @@ using Record = ColonyEcs::Record;
 static_assert(sizeof(Record) == 64, "an entity record should stay one cache line");
 
 }  // namespace colony
+
+// Instantiated once, in components.cpp: every unit that includes this header would
+// otherwise compile the whole world (release, validator) again.
+extern template class ecs::World<colony::Body, colony::RenderPiece, colony::CollisionVolume, colony::Sensor>;
