@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "display.h"
 #include "files.h"
 #include "hud.h"
 
@@ -145,10 +146,7 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
     app.game = std::move(game);
     app.scenario_path = app.link.running_scenario = config.scenario;
   }
-  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
-    *err = std::string("SDL_Init: ") + SDL_GetError();
-    return false;
-  }
+  if (!init_video(!config.screenshot.empty(), err)) return false;
   // A size not given is four fifths of the display's usable area, within bounds; one
   // given alone is kept.
   int w = config.width, h = config.height;
@@ -173,6 +171,7 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
     app_shutdown(app);
     return false;
   }
+  app.frame_wait = frame_wait(app.renderer);
   std::string atlas_path = find_asset("atlas.png");
   if (!load_atlas(app.renderer, atlas_path, app.atlas, err)) {
     app_shutdown(app);
@@ -887,6 +886,7 @@ bool app_frame(App& app) {
   }
   uint64_t t_present = now_ns();
   SDL_RenderPresent(app.renderer);
+  if (app.frame_wait) app.frame_wait();
   double present_ms = ms_since(t_present);
   s.sum_present_ms += present_ms;
   s.present_ms += (present_ms - s.present_ms) * k;

@@ -63,6 +63,9 @@ struct App {
   WindowConfig config;
   SDL_Window* window = nullptr;
   SDL_Renderer* renderer = nullptr;
+  // Called after each present when set: the offscreen driver's GL renderer waits for its
+  // frame there (display.h), which keeps the run's memory flat.
+  void (*frame_wait)() = nullptr;
   bool imgui_ready = false;
   Atlas atlas;
   TerrainLayer terrain;

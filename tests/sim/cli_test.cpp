@@ -299,6 +299,29 @@ TEST(Cli, AWindowSizeGivenOnOneSideIsKept) {
   EXPECT_LE(w, 1600u);
 }
 
+// Without a display SDL comes up on its offscreen driver, where the game would run unseen:
+// the window is refused in one line, exit 2, before the 10 s limit (the run it replaces
+// never ended). XDG_RUNTIME_DIR goes too, so no Wayland socket is found by its default
+// name, and libwayland's own complaint about it stays off stderr. A screenshot run needs
+// no one to watch it and runs (not under AddressSanitizer: the offscreen driver brings
+// Mesa's leaks into the process, see tests/CMakeLists.txt).
+TEST(Cli, WithoutADisplayTheWindowIsRefusedInOneLine) {
+  const std::string no_display = "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER -u XDG_RUNTIME_DIR timeout 10";
+  ProcessResult r = run("", no_display);
+  EXPECT_EQ(r.code, 2) << r.err;  // 124 when it ran on to the limit
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); run it on a desktop, or use "
+                       "--headless"),
+            std::string::npos)
+      << r.err;
+  if (kAddressSanitizer) return;
+  fs::path scen = write_scenario("small.json", kSmall), shot = temp_dir() / "no_display.png";
+  fs::remove(shot);
+  r = run("--scenario " + scen.string() + " --width 320 --height 240 --frames 2 --screenshot " + shot.string(), no_display);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::is_regular_file(shot)) << r.err;
+}
+
 // A windowed replay names the last tick it checked: the tick the window closed at, or the
 // recording's end when play went on live after it.
 TEST(Cli, AWindowReplayNamesTheLastTickItChecked) {
