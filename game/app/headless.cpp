@@ -2,6 +2,7 @@
 // validator every tick when asked), print progress to stderr, write the JSON report.
 #include "headless.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -22,6 +23,11 @@ double resident_mb() {
     std::fclose(f);
   }
   return double(resident) * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+double peak_resident_mb() {
+  rusage u{};
+  return getrusage(RUSAGE_SELF, &u) == 0 ? double(u.ru_maxrss) / 1024.0 : 0;
 }
 
 namespace {

@@ -26,5 +26,8 @@ std::string report_json(const Game& g, const RunInfo& info);
 
 // Resident memory of this process in MiB (from /proc/self/statm).
 double resident_mb();
+// The most this process has had resident so far, in MiB (getrusage's ru_maxrss: the
+// "maximum resident set size" /usr/bin/time -v reports).
+double peak_resident_mb();
 
 }  // namespace colony

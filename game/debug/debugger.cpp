@@ -269,7 +269,7 @@ void debugger_init(Debugger& dbg, bool open) {
   for (auto& s : dbg.removes_history) size_series(s, kHistoryTicks);
   size_series(dbg.alive_history, kHistoryTicks);
   for (auto& s : dbg.system_history) size_series(s, kHistoryFrames);
-  for (Series* s : {&dbg.build_history, &dbg.submit_history, &dbg.ui_history, &dbg.fps_history, &dbg.tps_history})
+  for (Series* s : {&dbg.build_history, &dbg.submit_history, &dbg.ui_history, &dbg.fps_history, &dbg.tps_history, &dbg.rss_history})
     size_series(*s, kHistoryFrames);
 }
 
@@ -796,10 +796,12 @@ void sample_frame(Debugger& dbg, const Game& g, const FrameTimes& ft) {
   dbg.ui_history.push(ft.ui_ms);
   dbg.fps_history.push(ft.fps);
   dbg.tps_history.push(ft.tps);
+  dbg.rss_history.push(ft.rss_mb);
 }
 
 void frame_panel(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink&) {
   ImGui::Text("FPS %.1f   TPS %.1f   tick %" PRIu64, ft.fps, ft.tps, g.tick);
+  ImGui::Text("resident memory %.0f MB   peak %.0f MB", ft.rss_mb, ft.peak_rss_mb);
   char overlay[96];
   auto row = [&](const char* name, const Series& s, const char* format = "%s %.3f ms (max %.3f)") {
     std::snprintf(overlay, sizeof overlay, format, name, s.last(), s.max());
@@ -813,6 +815,9 @@ void frame_panel(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink&) {
   row("ui", dbg.ui_history);
   row("fps", dbg.fps_history, "%s %.1f (max %.1f)");
   row("tps", dbg.tps_history, "%s %.1f (max %.1f)");
+  // Memory as a level: a run whose memory climbs frame by frame draws a slope.
+  std::snprintf(overlay, sizeof overlay, "resident memory %.0f MB (max %.0f)", dbg.rss_history.last(), dbg.rss_history.max());
+  plot_series("##rss", dbg.rss_history, overlay, 26, Scale::Span);
 }
 
 // [SECTION] Stress window

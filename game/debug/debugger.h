@@ -32,6 +32,7 @@ struct FrameTimes {
   double ui_ms = 0;      // ImGui (previous frame)
   double fps = 0;
   double tps = 0;        // simulation ticks per second
+  double rss_mb = 0, peak_rss_mb = 0;  // the process's resident memory now and at its most (MiB)
 };
 
 // What the debugger and the window tell each other. Owned by the window, kept across frames.
@@ -160,7 +161,7 @@ struct Debugger {
   std::array<Series, kMaxSystems> system_history;
   std::array<float, kMaxSystems> tick_system_max{};
   int ticks_since_draw = 0;
-  Series build_history, submit_history, ui_history, fps_history, tps_history;
+  Series build_history, submit_history, ui_history, fps_history, tps_history, rss_history;
 
   // Stress tools.
   int spawn_count = 200, spawn_colony = 0, spawn_caste = 0;  // caste 0 worker, 1 soldier

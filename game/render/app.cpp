@@ -25,6 +25,7 @@
 
 #include "display.h"
 #include "files.h"
+#include "headless.h"
 #include "hud.h"
 
 namespace colony::render {
@@ -842,7 +843,11 @@ bool app_frame(App& app) {
   // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
   // Set each frame because the font's line height is known only after NewFrame.
   app.debugger.top_clear = std::max(hud_compact_bottom(app), toolbar_bottom());
-  FrameTimes ft{app.stats.build_ms, app.stats.submit_ms, app.stats.ui_ms, app.stats.fps, app.stats.tps};
+  // The kernel's peak trails its resident count by a page or two: the peak shown is at least the count.
+  app.stats.rss_mb = resident_mb();
+  app.stats.peak_rss_mb = std::max(peak_resident_mb(), app.stats.rss_mb);
+  const FrameStats& st = app.stats;
+  FrameTimes ft{st.build_ms, st.submit_ms, st.ui_ms, st.fps, st.tps, st.rss_mb, st.peak_rss_mb};
   draw_debugger(app.debugger, g, ft, app.link);
   ImGui::Render();
   ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());

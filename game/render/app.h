@@ -49,6 +49,7 @@ const char* tool_name(Tool t);
 struct FrameStats {
   double build_ms = 0, submit_ms = 0, ui_ms = 0, sim_ms = 0, present_ms = 0, frame_ms = 0;
   double fps = 0, tps = 0;
+  double rss_mb = 0, peak_rss_mb = 0;  // resident memory, sampled every frame (MiB)
   uint64_t frames = 0;
   // Rate windows.
   uint64_t window_start_ns = 0, window_frames = 0, window_ticks = 0;

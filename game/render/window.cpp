@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "app.h"
+#include "headless.h"
 #include "replay.h"
 #include "save.h"
 
@@ -120,7 +121,8 @@ int run_window(const Options& options) {
     }
   }
   if (rc == 0 && config.frames > 0) {
-    // The run's averages (the first frames build every chunk texture; they are included).
+    // The run's averages (the first frames build every chunk texture; they are included)
+    // and the most memory it held, as the headless report's rss_mb gives its own.
     SDL_RendererInfo info{};
     SDL_GetRendererInfo(app.renderer, &info);
     const render::FrameStats& s = app.stats;
@@ -130,10 +132,10 @@ int run_window(const Options& options) {
     if (s.slowest_fps > 0) std::snprintf(slowest, sizeof slowest, "%.1f", s.slowest_fps);
     std::fprintf(stderr,
                  "colony: %llu frames, %s renderer, %dx%d, %llu ants at the end: average fps %.1f (slowest half second "
-                 "%s); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f\n",
+                 "%s); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f; max resident memory %.0f MB\n",
                  (unsigned long long)s.frames, info.name ? info.name : "?", int(app.camera.view_w), int(app.camera.view_h),
                  (unsigned long long)ants_alive(*app.game), render::average_fps(app), slowest, s.sum_build_ms / n,
-                 s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n);
+                 s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n, peak_resident_mb());
   }
   render::app_shutdown(app);
   return rc;

@@ -1292,7 +1292,8 @@ TEST(RenderWindow, ScreenshotAndFramesWriteThePngOfTheWindow) {
 // The frame count does not change the memory a run takes: on the offscreen driver the
 // tests render with, 300 frames after the first 50 leave resident memory where it was.
 // (Mesa's software GL on that driver kept about 1 MB for every frame nobody waited for.)
-// No frame is read back: a read-back waits for the frame and would hide the growth.
+// No frame is read back: a read-back waits for the frame and would hide the growth. The
+// Frame panel shows the memory the last frame sampled.
 TEST(RenderWindow, ResidentMemoryStaysFlatOverHundredsOfFrames) {
   colony_test::OffscreenApp o(data("nests.json"), 800, 600);
   ASSERT_TRUE(o.ok) << o.err;
@@ -1303,6 +1304,13 @@ TEST(RenderWindow, ResidentMemoryStaysFlatOverHundredsOfFrames) {
   const double after_350 = resident_mb();
   EXPECT_LT(after_350 - after_50, 24.0) << "resident memory " << after_50 << " MB after 50 frames, " << after_350
                                         << " MB after 350";
+  // The Frame panel's memory is the process's, sampled in the last frame.
+  o.app.debugger.open = true;
+  o.frames(1);
+  const FrameStats& s = o.app.stats;
+  EXPECT_GT(s.rss_mb, after_50 / 2);
+  EXPECT_LT(s.rss_mb, after_350 + 16);  // the debugger's first frame allocates a little
+  EXPECT_EQ(o.app.debugger.rss_history.last(), s.rss_mb);
 }
 
 TEST(RenderWindow, AMissingScenarioIsExitCode2WithNoWindow) {

@@ -320,6 +320,8 @@ TEST(Cli, WithoutADisplayTheWindowIsRefusedInOneLine) {
   r = run("--scenario " + scen.string() + " --width 320 --height 240 --frames 2 --screenshot " + shot.string(), no_display);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::is_regular_file(shot)) << r.err;
+  // The run's summary ends with the most memory it held.
+  EXPECT_NE(r.err.find("; max resident memory "), std::string::npos) << r.err;
 }
 
 // A windowed replay names the last tick it checked: the tick the window closed at, or the
