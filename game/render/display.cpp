@@ -66,10 +66,10 @@ bool init_video(bool screenshot, std::string* err) {
 }
 
 // On the offscreen driver the GL renderer draws into an EGL pbuffer, and presenting a
-// pbuffer does not wait for Mesa's software rasteriser: every frame not waited for kept
-// about 1 MB (270 MB after 100 frames at 960x640, 1.3 GB after 1,600). Waiting for each
-// frame after its present holds memory where a window's run has it, at about the same
-// frame rate (SDL's software renderer is also flat, but a third slower).
+// pbuffer does not wait for Mesa's software rasteriser: memory grew by about 1 MB with
+// every frame not waited for. Waiting for each frame after its present holds memory where
+// a window's run has it, for a little of the frame rate; SDL's software renderer is flat
+// too but slower (docs/performance-notes.md, "The window").
 FrameWait frame_wait(SDL_Renderer* renderer) {
   SDL_RendererInfo info{};
   if (!named(SDL_GetCurrentVideoDriver(), "offscreen") || SDL_GetRendererInfo(renderer, &info) != 0) return nullptr;
