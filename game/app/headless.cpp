@@ -132,8 +132,9 @@ int run_headless(const Options& o) {
   const u64 first_tick = g.tick, last_wanted = first_tick + ticks;
   u64 last_tick = first_tick;
   std::string first_violation;
-  auto progress = [&](bool final) {
-    auto now = std::chrono::steady_clock::now();
+  bool line_open = false;  // a terminal's progress line, written without its line end
+  auto progress = [&](bool final, std::chrono::steady_clock::time_point now) {
+    line_open = tty && !final;
     double dt = std::chrono::duration<double>(now - last_print).count();
     double tps = dt > 0 ? double(g.tick - last_tick) / dt : 0;
     // Violations only where the validator runs: without it the count says nothing.
@@ -159,11 +160,14 @@ int run_headless(const Options& o) {
       auto v = validate_game(g, 4);
       if (!v.empty() && first_violation.empty()) first_violation = ecs::describe(v.front());
     }
-    if ((t & 63) == 0 && std::chrono::steady_clock::now() - last_print > std::chrono::seconds(tty ? 1 : 10)) progress(false);
+    if ((t & 63) == 0 && std::chrono::steady_clock::now() - last_print > std::chrono::seconds(tty ? 1 : 10))
+      progress(false, std::chrono::steady_clock::now());
   }
   info.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   info.ticks_run = g.tick - first_tick;
-  if (ticks >= 600 || tty) progress(true);
+  // The closing progress line follows the outputs: a run whose outputs fail ends with
+  // their one error line alone.
+  const auto end = std::chrono::steady_clock::now();
   info.rss_end_mb = resident_mb();
   if (diverged) info.replay_divergence = replayer.divergence;
   // The outputs, all or none. A run that failed (its replay diverged, or the validator
@@ -176,9 +180,11 @@ int run_headless(const Options& o) {
                  failed ? std::string() : o.record, recording && !failed ? &recorder : nullptr};
   SaveStats saved;
   if (!write_run_outputs(g, out, &err, &saved)) {
-    std::fprintf(stderr, "colony: %s\n", err.c_str());
+    // On a terminal the progress line stands unfinished: the error starts a line of its own.
+    std::fprintf(stderr, "%scolony: %s\n", line_open ? "\n" : "", err.c_str());
     return 2;
   }
+  if (ticks >= 600 || tty) progress(true, end);
   for (const std::string* kept : {&o.save, &o.record})
     if (failed && !kept->empty()) std::fprintf(stderr, "colony: %s not written: the run failed\n", printable(*kept).c_str());
   if (!out.save.empty())

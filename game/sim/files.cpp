@@ -3,12 +3,14 @@
 #include "files.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iterator>
@@ -105,6 +107,31 @@ void unregister_temporary(int& slot) {
   }
 }
 
+// Why the system would refuse to create path for its length, or "": each part of it at
+// most the bytes a name may have in its folder (pathconf, 255 on the usual file
+// systems), the whole shorter than a path may be (PATH_MAX with its terminating zero).
+// The rename that puts a finished file in place uses this very name, so a name passing
+// here is one the commit can create.
+std::string name_length_problem(const std::string& path, const std::string& folder) {
+  long name_max = ::pathconf(folder.c_str(), _PC_NAME_MAX);
+  if (name_max <= 0) name_max = 255;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    if (end - start > size_t(name_max))
+      return "the name " + printable(path.substr(start, 40)) + "... is " + std::to_string(end - start) + " bytes long, more than the " +
+             std::to_string(name_max) + " a file name may have";
+    start = end + 1;
+  }
+  if (path.size() >= size_t(PATH_MAX))
+    return "the path is " + std::to_string(path.size()) + " bytes long, more than the " + std::to_string(PATH_MAX - 1) + " a path may have";
+  // Whatever else the system finds too long (it speaks last).
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 && errno == ENAMETOOLONG) return "the name is too long (" + reason() + ")";
+  return {};
+}
+
 // Opens path for reading if it is a regular file: fd and size are set and "" returned,
 // or the problem. Opened without blocking, so that a pipe with no writer cannot hang the
 // open itself; the type is read from the open file, not from the name.
@@ -181,6 +208,8 @@ std::string why_not_writable(const std::string& given) {
   if (std::filesystem::is_directory(status)) return "is a folder";
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return "not a regular file (a pipe, socket or device)";
   auto parent = std::filesystem::path(path).parent_path();
+  // The length first: a path too long names no folder the system would look into.
+  if (std::string too_long = name_length_problem(path, parent.empty() ? "." : parent.string()); !too_long.empty()) return too_long;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) return "folder does not exist: " + printable(parent.string());
   std::string probe = temp_pattern(path);
   int fd = ::mkstemp(probe.data());
@@ -226,6 +255,8 @@ bool PendingFile::close(std::string* err, const std::string& problem) {
   }
   bool ok = !std::ferror(file_);
   ok = std::fflush(file_) == 0 && ok;
+  // On the disk before it replaces anything: a crash after the rename finds the whole file.
+  ok = ok && ::fsync(::fileno(file_)) == 0;
   int saved = errno;
   ok = std::fclose(file_) == 0 && ok;
   file_ = nullptr;
@@ -236,17 +267,122 @@ bool PendingFile::close(std::string* err, const std::string& problem) {
 }
 
 bool PendingFile::commit(std::string* err) {
-  if (file_ || failed_ || temp_.empty()) {
-    if (err) *err = printable(path_) + ": nothing to commit (the write failed or was not closed)";
-    return false;
+  PendingFile* self = this;
+  return commit_all(&self, 1, err);
+}
+
+namespace {
+
+// The folder of path flushed to the disk, so that the renames in it last through a crash.
+void sync_folder(const std::string& path) {
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// A second name for the file at target, beside it ("<name>.XXXXXX"), so that it can be
+// put back after target has been replaced. The new name in `aside`; "" or the problem.
+std::string link_aside(const std::string& target, std::string& aside) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    aside = temp_pattern(target);
+    int fd = ::mkstemp(aside.data());
+    if (fd < 0) return "cannot keep the previous file aside (" + reason() + ")";
+    ::close(fd);
+    ::unlink(aside.c_str());
+    if (::link(target.c_str(), aside.c_str()) == 0) return {};
+    if (errno != EEXIST) return "cannot keep the previous file aside (" + reason() + ")";
   }
-  if (std::rename(temp_.c_str(), write_target(path_).c_str()) != 0) {
-    if (err) *err = printable(path_) + ": cannot move the finished file into place (" + reason() + ")";
-    return false;
+  return "cannot keep the previous file aside (no free name)";
+}
+
+// The interrupts a commit holds back, so that it is never left half done by one.
+sigset_t interrupt_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : kInterruptSignals) sigaddset(&set, sig);
+  return set;
+}
+
+}  // namespace
+
+bool commit_all(PendingFile* const* files, size_t n, std::string* err) {
+  for (size_t i = 0; i < n; ++i) {
+    const PendingFile* f = files[i];
+    if (f && (f->file_ || f->failed_ || f->temp_.empty())) {
+      if (err) *err = printable(f->path_) + ": nothing to commit (the write failed or was not closed)";
+      return false;
+    }
   }
-  temp_.clear();
-  unregister_temporary(interrupt_slot_);
-  return true;
+  stop_point_for_tests("commit");
+  const sigset_t held = interrupt_set();
+  sigset_t before;
+  ::sigprocmask(SIG_BLOCK, &held, &before);
+  // Each file in turn: its previous content linked aside, then the new one renamed over it.
+  struct Step {
+    size_t file;
+    std::string target, aside;  // aside: "" when no file was there
+  };
+  std::vector<Step> done;
+  done.reserve(n);
+  std::string problem;
+  size_t failed = n;
+  for (size_t i = 0; i < n && problem.empty(); ++i) {
+    PendingFile* f = files[i];
+    if (!f) continue;
+    Step step{i, write_target(f->path_), {}};
+    struct stat st {};
+    if (::lstat(step.target.c_str(), &st) == 0) problem = link_aside(step.target, step.aside);
+    if (problem.empty() && ::rename(f->temp_.c_str(), step.target.c_str()) != 0) {
+      problem = "cannot move the finished file into place (" + reason() + ")";
+      if (!step.aside.empty()) ::unlink(step.aside.c_str());
+    }
+    if (!problem.empty()) {
+      failed = i;
+      break;
+    }
+    done.push_back(step);
+  }
+  // A failure puts back what was there before, the latest first.
+  std::string not_restored;
+  if (!problem.empty()) {
+    for (size_t k = done.size(); k-- > 0;) {
+      const Step& s = done[k];
+      bool back = s.aside.empty() ? ::unlink(s.target.c_str()) == 0 : ::rename(s.aside.c_str(), s.target.c_str()) == 0;
+      if (!back && not_restored.empty())
+        not_restored = "; and " + printable(s.target) + " could not be put back (" + reason() + ")" +
+                       (s.aside.empty() ? "" : ", its previous content is in " + printable(s.aside));
+    }
+  } else {
+    for (const Step& s : done) {
+      if (!s.aside.empty()) ::unlink(s.aside.c_str());
+      sync_folder(s.target);
+    }
+  }
+  // The temporaries renamed are gone either way (put in place, or put back and removed).
+  for (const Step& s : done) {
+    files[s.file]->temp_.clear();
+    unregister_temporary(files[s.file]->interrupt_slot_);
+  }
+  ::sigprocmask(SIG_SETMASK, &before, nullptr);
+  stop_point_for_tests("committed");
+  if (!problem.empty() && err) *err = printable(files[failed]->path_) + ": " + problem + not_restored;
+  return problem.empty();
+}
+
+void stop_point_for_tests(const char* point) {
+  const char* want = std::getenv("COLONY_STOP_AT");
+  if (!want) return;
+  // A comma-separated list of points.
+  const size_t n = std::strlen(point);
+  for (const char* at = want; (at = std::strstr(at, point)) != nullptr; at += n) {
+    const bool starts = at == want || at[-1] == ',', ends = at[n] == '\0' || at[n] == ',';
+    if (starts && ends) {
+      std::raise(SIGSTOP);
+      return;
+    }
+  }
 }
 
 std::string printable(const std::string& text) {

@@ -99,6 +99,7 @@ bool Recorder::write(PendingFile& file, std::string* err) const {
 }
 
 bool write_run_outputs(const Game& g, const RunOutputs& o, std::string* err, SaveStats* saved) {
+  stop_point_for_tests("outputs");
   PendingFile report, save, record;
   const bool reporting = !o.report.empty(), saving = !o.save.empty(), recording = o.recorder && !o.record.empty();
   bool ok = true;
@@ -109,7 +110,9 @@ bool write_run_outputs(const Game& g, const RunOutputs& o, std::string* err, Sav
   }
   ok = ok && (!saving || (save.open(o.save, err) && write_save(g, save, err, {}, saved)));
   ok = ok && (!recording || (record.open(o.record, err) && o.recorder->write(record, err)));
-  return ok && (!reporting || report.commit(err)) && (!saving || save.commit(err)) && (!recording || record.commit(err));
+  if (!ok) return false;
+  PendingFile* const files[] = {reporting ? &report : nullptr, saving ? &save : nullptr, recording ? &record : nullptr};
+  return commit_all(files, std::size(files), err);
 }
 
 // [SECTION] Playing back

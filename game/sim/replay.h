@@ -72,8 +72,9 @@ struct Recorder {
   bool write(PendingFile& file, std::string* err) const;
 };
 
-// The files a run ends with. Each is written to a temporary file beside it and all are
-// moved into place once every one has been written, so a failure changes none of them.
+// The files a run ends with. Each is written to a temporary file beside it and flushed
+// to the disk, then all are put in place together (commit_all), so a failure at any step
+// changes none of them.
 // An empty path (or no recorder) skips that file.
 struct RunOutputs {
   std::string report, report_text;  // --report and its JSON
