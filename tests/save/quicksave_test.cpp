@@ -1,17 +1,24 @@
 // quicksave_test.cpp — F5 / F9 in the running window (SDL offscreen or dummy driver, keys through
 // SDL's event queue): F5 writes quicksave.colony, F9 brings that world back exactly; a
-// damaged quick save shows an error and leaves the running world untouched; quick load
-// is refused while recording.
+// damaged quick save, or one whose content makes no sense, shows an error and leaves the
+// running world untouched; F5 killed at random moments never tears the quick save; quick
+// load is refused while recording.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <thread>
 
 #include "../common/offscreen_app.h"
 #include "../common/scratch.h"
 #include "../common/sdl_input.h"
 #include "app.h"
+#include "forged_saves.h"
 #include "save.h"
 
 namespace colony::render {
@@ -125,6 +132,96 @@ TEST_F(QuickSave, ALoadedWorldNamesItsOwnScenario) {
   ASSERT_TRUE(loaded) << err;
   install_game(w.app, std::move(loaded), kScenario);
   EXPECT_EQ(w.app.link.running_scenario, fire);
+}
+
+// A quick save whose checksum is right but whose content makes no sense (each forged
+// save of forged_saves.h): F9 shows the check it fails, naming the file, and the running
+// world stays as it was.
+TEST_F(QuickSave, AQuickSaveThatMakesNoSenseLeavesTheRunningWorldUntouched) {
+  Window w(kScenario);
+  ASSERT_TRUE(w.ok) << w.err;
+  w.frames(5);
+  w.app.paused = true;
+  w.frames(1);
+  const std::string where = (std::filesystem::current_path() / "quicksave.colony").string();
+  for (const test::ForgedSave& f : test::forged_saves()) {
+    SCOPED_TRACE(f.name);
+    std::vector<std::uint8_t> bytes = test::forged_save_bytes(f, kScenario);
+    ASSERT_FALSE(bytes.empty());
+    std::ofstream("quicksave.colony", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    const Game* before = w.app.game.get();
+    const u64 tick = before->tick, hash = state_hash(*before);
+    w.key(SDLK_F9);
+    EXPECT_EQ(w.app.game.get(), before);
+    EXPECT_EQ(w.app.game->tick, tick);
+    EXPECT_EQ(state_hash(*w.app.game), hash);
+    EXPECT_EQ(w.app.error.rfind(where + ": bad content in", 0), 0u) << w.app.error;
+    EXPECT_NE(w.app.error.find(f.check), std::string::npos) << w.app.error;
+  }
+}
+
+// F5 killed with SIGKILL at random moments: the quick save there before stays whole or the
+// new one is complete, never torn. Each kill falls on a copy of the running window's
+// process (fork) that stops itself, is continued and killed while it runs the F5 handler;
+// the copy draws nothing (the handler saves and sets the notice), so no GL state is used
+// after the fork.
+TEST_F(QuickSave, AQuickSaveKilledAtRandomMomentsIsNeverTorn) {
+  Window w(kScenario);
+  ASSERT_TRUE(w.ok) << w.err;
+  w.frames(5);
+  w.app.paused = true;
+  w.key(SDLK_F5);
+  auto slurp = [] {
+    std::ifstream in("quicksave.colony", std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  const std::string before = slurp();
+  w.app.paused = false;
+  w.frames(20);
+  w.app.paused = true;
+  w.frames(1);
+  std::vector<std::uint8_t> now;
+  std::string err;
+  ASSERT_TRUE(save_game_to_bytes(*w.app.game, now, &err)) << err;
+  const std::string after(now.begin(), now.end());
+  ASSERT_NE(before, after);
+  // Runs F5 in a stopped copy; continues it and kills it `wait` in (or lets it end).
+  auto f5_in_a_copy = [&](std::chrono::microseconds wait, bool kill_it) {
+    std::ofstream("quicksave.colony", std::ios::binary) << before;
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      std::raise(SIGSTOP);
+      std::string e;
+      ::_exit(quicksave(w.app, &e) ? 0 : 1);
+    }
+    int status = 0;
+    EXPECT_EQ(::waitpid(pid, &status, WUNTRACED), pid);
+    ::kill(pid, SIGCONT);
+    if (kill_it) {
+      std::this_thread::sleep_for(wait);
+      ::kill(pid, SIGKILL);
+    }
+    ::waitpid(pid, &status, 0);
+    // The temporaries a kill leaves beside it go before the next round.
+    for (const auto& e : std::filesystem::directory_iterator("."))
+      if (e.path().filename() != "quicksave.colony") std::filesystem::remove(e.path());
+    return kill_it || (WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(f5_in_a_copy({}, false));
+  const double window_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(slurp(), after) << "a whole F5 writes the running world";
+  std::mt19937 rng(777);
+  std::uniform_real_distribution<double> offset(0, window_us * 1.2);
+  int olds = 0, news = 0;
+  for (int k = 0; k < 60; ++k) {
+    const auto wait = std::chrono::microseconds(long(offset(rng)));
+    f5_in_a_copy(wait, true);
+    const std::string found = slurp();
+    ASSERT_TRUE(found == before || found == after) << "quicksave.colony torn (" << found.size() << " bytes) by a kill " << wait.count() << " us in";
+    (found == before ? olds : news)++;
+  }
+  std::printf("[ kills ] F5: 60 kills over %.0f us: %d left the previous quick save, %d found the new one whole\n", window_us, olds, news);
 }
 
 TEST_F(QuickSave, QuickLoadIsRefusedWhileRecording) {

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "replay.h"
+#include "forged_saves.h"
 #include "save_test_util.h"
 
 namespace colony {
@@ -365,6 +366,41 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
        "bad content in the pending commands: the commands of one tick touch 7372800 cells, more than 256 times the map's 24576"},
   };
   for (const auto& [spoil, problem] : cases) expect_spoiled_refused("default.json", 10, spoil, problem);
+}
+
+// A save whose checksum is right but whose content makes no sense: a queen link emptied
+// while the queen lives, counters at 2^64-1, the world's tick moved without the ants'
+// stamps. Each is refused, naming the check it fails; each had loaded.
+TEST_F(BadSave, ASaveThatMakesNoSenseIsRefusedByTheCheckItFails) {
+  for (const test::ForgedSave& f : test::forged_saves()) {
+    SCOPED_TRACE(f.name);
+    std::vector<std::uint8_t> bytes = test::forged_save_bytes(f, test::scenario_path("default.json"));
+    ASSERT_FALSE(bytes.empty());
+    expect_refused(bytes, f.check);
+  }
+  // The same world unforged loads (the checks pass on what a game reaches).
+  auto g = make_from("default.json");
+  run(*g, 40);
+  std::vector<std::uint8_t> bytes;
+  std::string err;
+  ASSERT_TRUE(save_game_to_bytes(*g, bytes, &err)) << err;
+  EXPECT_NE(load_game_from_bytes(bytes.data(), bytes.size(), "sound", &err), nullptr) << err;
+}
+
+// Saves taken all along busy runs (bombs, fire, births, deaths, dormant chunks) pass the
+// history checks: what a game reaches is never refused.
+TEST(SaveLoad, SavesAlongBusyRunsPassTheHistoryChecks) {
+  for (const char* scenario : {"default.json", "carpet_bombing.json", "kingdom_fire.json", "exhaustion.json"}) {
+    SCOPED_TRACE(scenario);
+    auto g = make_from(scenario);
+    for (int round = 0; round < 12; ++round) {
+      run(*g, 37);
+      std::vector<std::uint8_t> bytes;
+      std::string err;
+      ASSERT_TRUE(save_game_to_bytes(*g, bytes, &err)) << err;
+      ASSERT_NE(load_game_from_bytes(bytes.data(), bytes.size(), scenario, &err), nullptr) << "tick " << g->tick << ": " << err;
+    }
+  }
 }
 
 // An event's next tick follows from the scenario and the tick: bombs that would fire at
