@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <vector>
 
 #include "files.h"
 
@@ -105,6 +106,36 @@ std::string same_file_problem(const Options& o) {
   return {};
 }
 
+// What CLI11 lets pass that a strict command line refuses, or "": a flag given twice
+// (the second had silently replaced the first), an empty value (`--report=` took the next
+// flag as its file name), a value that looks like a flag (`--report --validate` wrote the
+// report to a file named --validate). Negative numbers ("-5") are values, refused later
+// for their range. One line naming the flag.
+std::string strict_problem(CLI::App& app, int argc, char** argv) {
+  std::vector<const CLI::Option*> seen;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.rfind("--", 0) != 0) continue;
+    const size_t eq = arg.find('=');
+    const std::string flag = arg.substr(0, eq);
+    const CLI::Option* opt = app.get_option_no_throw(flag);
+    if (!opt) continue;  // unknown: CLI11 names it
+    if (std::find(seen.begin(), seen.end(), opt) != seen.end()) return flag + ": given twice (give each flag once)";
+    seen.push_back(opt);
+    if (opt->get_expected_max() == 0) continue;  // a switch: it takes no value
+    std::string value;
+    if (eq != std::string::npos) value = arg.substr(eq + 1);
+    else if (i + 1 < argc) value = argv[++i];
+    else continue;  // missing: CLI11 says so
+    if (value.empty()) return flag + ": an empty value (\"\"); it needs one";
+    const bool negative_number = value.size() > 1 && value[0] == '-' && (std::isdigit(static_cast<unsigned char>(value[1])) || value[1] == '.');
+    if (value[0] == '-' && value.size() > 1 && !negative_number)
+      return flag + ": its value '" + printable(value) + "' looks like a flag (a file of that name: write ./" + printable(value) + ")";
+  }
+  return {};
+}
+
 }  // namespace
 
 int parse_options(int argc, char** argv, Options& out) {
@@ -144,6 +175,10 @@ int parse_options(int argc, char** argv, Options& out) {
   replay->excludes("--load");
   replay->excludes("--scenario");
 
+  if (std::string problem = strict_problem(app, argc, argv); !problem.empty()) {
+    std::fprintf(stderr, "colony: bad command line: %s (see --help)\n", problem.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -488,6 +488,69 @@ TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
   }
 }
 
+// The flags --help lists: each name, and whether it takes a value (a type after it).
+std::vector<std::pair<std::string, bool>> listed_flags() {
+  fs::path out = temp_dir() / "help.txt";
+  EXPECT_EQ(std::system((std::string(COLONY_EXE) + " --help >" + out.string() + " 2>&1").c_str()), 0);
+  std::vector<std::pair<std::string, bool>> flags;
+  std::istringstream help(read_file(out));
+  for (std::string line; std::getline(help, line);) {
+    std::istringstream words(line);
+    std::string first, second;
+    words >> first >> second;
+    if (first.rfind("-h,", 0) == 0) first = first.substr(3);
+    if (first.rfind("--", 0) != 0) continue;
+    // A type names the value: capitals up to its first ':' ("TEXT:FILE", "UINT:in").
+    const std::string type = second.substr(0, second.find(':'));
+    const bool typed = !type.empty() && std::all_of(type.begin(), type.end(), [](unsigned char c) { return std::isupper(c); });
+    flags.push_back({first, typed});
+  }
+  return flags;
+}
+
+// Every flag, as the help lists it (so a flag added later is walked too): given twice,
+// given an empty value (--flag= and --flag ""), given a value that looks like a flag.
+// Each is refused with one line naming the flag, exit 2, and nothing runs. `--report=
+// --validate` had written the report to a file named --validate and validated nothing.
+TEST(Cli, EveryFlagRefusesARepeatAnEmptyValueAndAValueLikeAFlag) {
+  auto flags = listed_flags();
+  ASSERT_GE(flags.size(), 17u);
+  int with_value = 0;
+  for (const auto& [flag, takes_value] : flags) {
+    auto refused = [&, flag = flag](const std::string& args, const std::string& problem) {
+      ProcessResult r = run(args);
+      EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+      EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
+      EXPECT_NE(r.err.find("bad command line: " + flag + ": "), std::string::npos) << args << "\n" << r.err;
+      EXPECT_NE(r.err.find(problem), std::string::npos) << args << "\n" << r.err;
+    };
+    const std::string v = takes_value ? " 1" : "";
+    refused(flag + v + " " + flag + v, "given twice");
+    refused("--headless " + flag + v + " --ticks 1 " + flag + v, "given twice");
+    if (!takes_value) continue;
+    ++with_value;
+    refused(flag + "=", "an empty value");
+    refused(flag + " ''", "an empty value");
+    refused("--headless " + flag + "= --validate", "an empty value");
+    refused(flag + " --headless", "looks like a flag");
+    refused(flag + "=--validate --headless", "looks like a flag");
+    refused(flag + " -x", "looks like a flag");
+  }
+  EXPECT_GE(with_value, 11);
+  // The run: no file named --validate appears, the run does not happen.
+  fs::path cwd_file = fs::current_path() / "--validate";
+  fs::remove(cwd_file);
+  ProcessResult r = run("--headless --ticks 5 --report= --validate");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_FALSE(fs::exists(cwd_file));
+  // An empty scenario path is named as such.
+  r = run("--headless --scenario ''");
+  EXPECT_NE(r.err.find("--scenario: an empty value (\"\")"), std::string::npos) << r.err;
+  // Negative numbers stay values, refused for their range as before.
+  r = run("--width -3");
+  EXPECT_NE(r.err.find("--width: '-3' is not a whole number"), std::string::npos) << r.err;
+}
+
 TEST(Cli, HelpExitsZero) {
   ProcessResult r = run("--help");
   EXPECT_EQ(r.code, 0);
