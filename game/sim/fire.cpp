@@ -48,12 +48,17 @@ void extinguish_cell(Game& g, u32 cell) {
 
 }  // namespace
 
-// Fire: every burning cell may light its grass neighbours, burns down, and becomes dirt.
-// Ants standing in flames die; they are found chunk by chunk, only where fire is.
+// Fire: every burning cell may light its grass neighbours, kills the ants standing in it,
+// burns down, and becomes dirt. A cell lit with burn_ticks N burns down through the next
+// N fire passes, killing in each, the last included (burn_ticks 1: one pass, and it
+// kills): the ants are looked up while every cell of the pass still burns, and only then
+// do cells burn out.
+// Ants in flames are found chunk by chunk, only where fire is.
 void simulate_fire(Game& g) {
   const Rules& rules = g.scenario.rules;
-  size_t n = g.burning.size(), kept = 0;
+  const size_t n = g.burning.size();
   static constexpr int kDx[4] = {1, -1, 0, 0}, kDy[4] = {0, 0, 1, -1};
+  // Spread (cells lit now are appended after n and burn in this pass too).
   for (size_t i = 0; i < n; ++i) {
     u32 cell = g.burning[i];
     if (g.terrain[cell] != Terrain::Grass) {  // painted over: the fire is out
@@ -69,19 +74,8 @@ void simulate_fire(Game& g) {
         ignite_cell(g, nc);
     }
     put_danger(g, cell, 1.0f);
-    if (--g.fire[cell] == 0) {
-      ++g.fire[cell];  // extinguish_cell expects a burning cell
-      extinguish_cell(g, cell);
-      set_terrain(g, cell, Terrain::Dirt);
-      g.scorch[cell] = std::max<u8>(g.scorch[cell], 90);
-      continue;
-    }
-    g.burning[kept++] = cell;
   }
-  // Cells lit this tick were appended after n: keep them.
-  for (size_t i = n; i < g.burning.size(); ++i) g.burning[kept++] = g.burning[i];
-  g.burning.resize(kept);
-
+  // Victims, while every burning cell of this pass burns.
   for (u32 c = 0; c < g.chunk_burning.size(); ++c) {
     if (g.chunk_burning[c] == 0) continue;
     for_each_mobile_in_chunk(g, c, [&](Record& r) {
@@ -89,6 +83,23 @@ void simulate_fire(Game& g) {
       if (is_ant(b.kind) && b.kind != Kind::Queen && g.fire[cell_of(g, b.x, b.y)] > 0) kill_ant(g, r, DeathCause::Fire);
     });
   }
+  // Burn down: a cell whose last pass this was goes out and becomes dirt. Cells lit in
+  // this pass start burning down in the next.
+  size_t kept = 0;
+  for (size_t i = 0; i < n; ++i) {
+    u32 cell = g.burning[i];
+    if (g.fire[cell] == 0) continue;  // put out above
+    if (g.fire[cell] == 1) {
+      extinguish_cell(g, cell);
+      set_terrain(g, cell, Terrain::Dirt);
+      g.scorch[cell] = std::max<u8>(g.scorch[cell], 90);
+      continue;
+    }
+    --g.fire[cell];
+    g.burning[kept++] = cell;
+  }
+  for (size_t i = n; i < g.burning.size(); ++i) g.burning[kept++] = g.burning[i];
+  g.burning.resize(kept);
 }
 
 void ignite(Game& g, float x, float y, float radius) {

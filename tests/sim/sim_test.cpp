@@ -543,6 +543,51 @@ TEST(Fire, KillsTheAntsStandingInIt) {
   expect_valid(*g);
 }
 
+// burn_ticks 1: the cell burns through one fire pass and kills what stands in it (it had
+// lit and burned out in the same pass, before its victims were looked up: a whole-map
+// fire killed nobody).
+TEST(Fire, ACellThatBurnsOneTickKillsTheAntsInIt) {
+  Scenario s = small_world(48, 24, 8);
+  s.rules.fire_spread = 0;
+  s.rules.burn_ticks = 1;
+  auto g = build(s);
+  Handle in = spawn_ant(*g, 0, Kind::Worker, 30.5f, 12.5f, 0);
+  Handle out = spawn_ant(*g, 0, Kind::Worker, 40.5f, 12.5f, 0);
+  rec(*g, in).payload.speed = 0;
+  rec(*g, out).payload.speed = 0;
+  const u32 cell = u32(12 * 48 + 30);
+  ignite(*g, 30.5f, 12.5f, 0.5f);
+  ASSERT_EQ(g->fire[cell], 1);
+  simulate_tick(*g);
+  EXPECT_FALSE(g->ecs->alive(in));
+  EXPECT_TRUE(g->ecs->alive(out));
+  EXPECT_EQ(g->colonies[0].died.by_cause[size_t(DeathCause::Fire)], 1u);
+  // One tick of burning: out, and dirt.
+  EXPECT_EQ(g->fire[cell], 0);
+  EXPECT_TRUE(g->burning.empty());
+  EXPECT_EQ(g->terrain[cell], Terrain::Dirt);
+  expect_valid(*g);
+}
+
+// A cell lit with burn_ticks N kills in each of its N ticks, the last included: an ant
+// that walks in on the last tick dies.
+TEST(Fire, TheLastTickOfAFireKillsToo) {
+  Scenario s = small_world(48, 24, 8);
+  s.rules.fire_spread = 0;
+  s.rules.burn_ticks = 3;
+  auto g = build(s);
+  const u32 cell = u32(12 * 48 + 30);
+  ignite(*g, 30.5f, 12.5f, 0.5f);
+  simulate_tick(*g), simulate_tick(*g);
+  ASSERT_EQ(g->fire[cell], 1);
+  Handle late = spawn_ant(*g, 0, Kind::Worker, 30.5f, 12.5f, 0);
+  rec(*g, late).payload.speed = 0;
+  simulate_tick(*g);
+  EXPECT_FALSE(g->ecs->alive(late));
+  EXPECT_EQ(g->terrain[cell], Terrain::Dirt);
+  expect_valid(*g);
+}
+
 // [SECTION] Births
 
 // A queen lays beside her, or under her when that spot is water or rock: with the nest one
