@@ -47,6 +47,12 @@ std::string hex(u64 v) {
 
 }  // namespace
 
+void sample_population(const Game& g, RunInfo& info) {
+  info.series_ticks.push_back(g.tick);
+  std::vector<u64>& sample = info.series_alive.emplace_back();
+  for (const Colony& c : g.colonies) sample.push_back(c.alive);
+}
+
 std::string report_json(const Game& g, const RunInfo& info) {
   using nlohmann::json;
   json r;
@@ -59,9 +65,20 @@ std::string report_json(const Game& g, const RunInfo& info) {
   for (size_t i = 0; i < g.colonies.size(); ++i) {
     const Colony& c = g.colonies[i];
     cols.push_back({{"index", i}, {"alive", c.alive}, {"born", c.born}, {"died", deaths_json(c.died)},
-                    {"food", c.food}, {"delivered", c.delivered}, {"queen_alive", !c.queen.is_null()}});
+                    {"food", c.food}, {"delivered", c.delivered}, {"queen_alive", !c.queen.is_null()},
+                    {"refounds", c.refounds}});
   }
   r["colonies"] = cols;
+  if (info.series_every) {
+    // One row per colony: its ants alive at each sampled tick.
+    json rows = json::array();
+    for (size_t i = 0; i < g.colonies.size(); ++i) {
+      json row = json::array();
+      for (const auto& sample : info.series_alive) row.push_back(i < sample.size() ? sample[i] : 0);
+      rows.push_back(row);
+    }
+    r["population_series"] = {{"every", info.series_every}, {"ticks", info.series_ticks}, {"alive", rows}};
+  }
   json pools = json::object();
   for (const ecs::PoolStats* st : g.ecs->all_stats()) {
     pools[st->name] = {{"capacity", st->capacity},
@@ -146,6 +163,8 @@ int run_headless(const Options& o) {
     last_tick = g.tick;
   };
   bool diverged = false;
+  info.series_every = o.series_every;
+  if (info.series_every) sample_population(g, info);
   for (u64 t = 0; t < ticks; ++t) {
     if (replaying) replayer.before_tick(g);
     if (recording) recorder.before_tick(g);
@@ -155,6 +174,7 @@ int run_headless(const Options& o) {
       diverged = true;
       break;
     }
+    if (info.series_every && g.tick % info.series_every == 0) sample_population(g, info);
     if (o.validate) {
       ++info.validated_ticks;
       auto v = validate_game(g, 4);

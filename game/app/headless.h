@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "options.h"
 
@@ -21,7 +22,14 @@ struct RunInfo {
   std::uint64_t ticks_run = 0;  // this run's ticks (a loaded world starts past tick 0)
   std::uint64_t validated_ticks = 0;  // ticks after which the validator ran (--validate)
   std::string replay_divergence;  // where a replay left its recording, if it did
+  // The population series (--series-every): the ticks sampled and, per sample, each
+  // colony's ants alive.
+  std::uint64_t series_every = 0;
+  std::vector<std::uint64_t> series_ticks;
+  std::vector<std::vector<std::uint64_t>> series_alive;
 };
+// Adds the world's present to the population series.
+void sample_population(const Game& g, RunInfo& info);
 std::string report_json(const Game& g, const RunInfo& info);
 
 // Resident memory of this process in MiB (from /proc/self/statm).

@@ -150,6 +150,9 @@ int parse_options(int argc, char** argv, Options& out) {
   std::string seed_text;
   auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")->transform(whole_number(0, UINT64_MAX));
   app.add_option("--report", out.report, "Headless: write a JSON report here")->check(kWritableFile)->needs(headless);
+  app.add_option("--series-every", out.series_every, "Headless: the report's per-colony population, every this many ticks (0: none)")
+      ->transform(whole_number(0, 1'000'000'000))
+      ->needs(headless);
   // The window has its own switch (the debugger's Stress panel: validate every tick).
   app.add_flag("--validate", out.validate, "Headless: run the pool validator every tick (violations: exit 3)")->needs(headless);
 

@@ -17,6 +17,7 @@ struct Options {
   bool seed_given = false;       // otherwise the scenario's seed is used
   std::string report;            // headless: JSON report path ("" = none)
   bool validate = false;         // run the validator every tick
+  std::uint64_t series_every = 1000;  // headless: the report's population series, a sample every this many ticks (0 = none)
 
   // Window
   std::string screenshot;        // write the last frame as PNG and exit

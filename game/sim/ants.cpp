@@ -70,25 +70,51 @@ u32 step_forward(Game& g, Body& b, float c, float s, float dist, u32 turn_salt_i
   return u32(ny) * g.width + u32(nx);
 }
 
+// How far from its nest a worker defends its ground, and a soldier (cells).
+constexpr float kTerritory = 24.0f;
+constexpr float kSoldierGround = 28.0f;
+
+bool on_home_ground(const Game& g, const Body& b) {
+  const Colony& home = g.colonies[b.colony];
+  const float hx = b.x - home.nest_x, hy = b.y - home.nest_y;
+  const float ground = b.kind == Kind::Soldier ? kSoldierGround : kTerritory;
+  return hx * hx + hy * hy <= ground * ground;
+}
+
+// A meeting of two enemies. Each lands a blow with the rules' strike_chance, on its own
+// ground only. A worker away from home breaks off and runs from every meeting it
+// survives (soldiers, and workers at home, stand): most meetings far from the nests are
+// skirmishes, and a worker's wounds heal when it next brings food home (deliver_food).
 void fight(Game& g, Record& a, Record& e) {
-  const BodyPlan& pa = body_plan(a.payload.kind);
-  const BodyPlan& pe = body_plan(e.payload.kind);
   // Contact: the two bodies' first collision volumes overlap.
   ColonyEcs& w = *g.ecs;
   float ra = w.list<CollisionVolume>(a).added ? w.component<CollisionVolume>(a, 0).radius : 0.3f;
   float re = w.list<CollisionVolume>(e).added ? w.component<CollisionVolume>(e, 0).radius : 0.3f;
   float dx = a.payload.x - e.payload.x, dy = a.payload.y - e.payload.y;
   if (dx * dx + dy * dy > (ra + re) * (ra + re) * 2.0f) return;
-  auto hit = [&](Record& victim, u16 damage) {
+  auto blow = [&](const Record& r) -> u16 {
+    const Body& b = r.payload;
+    if (hash_float(g.seed, g.tick, r.header.handle.index, kStrike) >= g.scenario.rules.strike_chance) return 0;
+    if (!on_home_ground(g, b)) return 0;
+    return body_plan(b.kind).attack;
+  };
+  const u16 from_a = blow(a), from_e = blow(e);
+  auto take = [&](Record& victim, u16 damage) {
     Body& v = victim.payload;
     v.health = v.health > damage ? u16(v.health - damage) : 0;
     v.state = AntState::Fighting;
-    if (v.health == 0) kill_ant(g, victim, DeathCause::Combat);
-    else if (damage > 15 && hash_float(g.seed, g.tick, victim.header.handle.index, kMaim) < 0.25f && v.legs > 1)
-      maim_ant(g, victim, false, 2);
+    if (v.health == 0) {
+      kill_ant(g, victim, DeathCause::Combat);
+      return;
+    }
+    if (damage > 15 && hash_float(g.seed, g.tick, victim.header.handle.index, kMaim) < 0.25f && v.legs > 1) maim_ant(g, victim, false, 2);
+    if (v.kind == Kind::Worker && !on_home_ground(g, v)) v.heading = wrap_angle(v.heading + kPi), v.state = AntState::Fleeing;
   };
-  hit(e, pa.attack);
-  hit(a, pe.attack);
+
+  take(e, from_a);
+  take(a, from_e);
+  if (from_a + from_e > 0)
+    note_spark(g, (a.payload.x + e.payload.x) * 0.5f, (a.payload.y + e.payload.y) * 0.5f, a.payload.colony, e.payload.colony);
 }
 
 // Sense: each sensor samples the trail field ahead at its angle, the best one wins; then

@@ -78,6 +78,8 @@ bool deliver_food(Game& g, Record& ant) {
   Colony& c = g.colonies[b.colony];
   c.food += b.amount;
   c.delivered += b.amount;
+  // Home with food, an ant is fed and tended: its wounds heal (lost limbs stay lost).
+  b.health = body_plan(b.kind).health;
   b.carrying = 0;
   b.amount = 0;
   b.state = AntState::Searching;

@@ -124,6 +124,7 @@ void simulate_tick(Game& g) {
     g.pending_command_cells = 0;
     run_events(g);
     simulate_colonies(g);
+    tend_colonies(g);
     simulate_ants(g);
     replenish_food(g);
   }
@@ -134,6 +135,7 @@ void simulate_tick(Game& g) {
   {
     ScopedTimer timer(t, SystemTimes::Fire);
     simulate_fire(g);
+    regrow_grass(g);
   }
   {
     ScopedTimer timer(t, SystemTimes::Pheromones);
@@ -150,6 +152,8 @@ void simulate_tick(Game& g) {
   // Explosions older than kBlastTicks leave the list together (it is in tick order).
   auto shown = std::find_if(g.blasts.begin(), g.blasts.end(), [&](const Blast& b) { return b.tick + kBlastTicks >= g.tick; });
   g.blasts.erase(g.blasts.begin(), shown);
+  auto lit = std::find_if(g.sparks.begin(), g.sparks.end(), [&](const Spark& s) { return s.tick + kSparkTicks >= g.tick; });
+  g.sparks.erase(g.sparks.begin(), lit);
   ++g.tick;
 }
 
@@ -224,6 +228,7 @@ u64 state_hash(const Game& gc) {
   for (const Colony& c : g.colonies) {
     h.pod(c.nest_x), h.pod(c.nest_y), h.pod(c.color), h.pod(c.queen), h.pod(c.food);
     h.pod(c.alive), h.pod(c.born), h.pod(c.died.by_cause), h.pod(c.delivered), h.pod(c.starving);
+    h.pod(c.down_since), h.pod(c.refounds);
   }
   h.pod(g.rng);
   h.pod(g.event_rng);

@@ -53,6 +53,10 @@ struct DeathCounts {
   u64 total() const;
 };
 
+// A turn in a colony's fate, as the window announces it.
+enum class Fate : u8 { None = 0, Collapsed, Starving, Refounded };
+const char* fate_name(Fate f);
+
 struct Colony {
   float nest_x = 0, nest_y = 0;
   u32 color = 0xFF'FF'FF'FFu;  // 0xAABBGGRR
@@ -62,6 +66,14 @@ struct Colony {
   DeathCounts died;
   u64 delivered = 0;          // food units delivered to the nest
   bool starving = false;      // food ran out: ants die of hunger until it comes back
+  // Refounding (ecology.cpp): the tick after the colony fell to no workers or soldiers
+  // (0 while it has some), and how often its queen has founded it again.
+  u64 down_since = 0;
+  u64 refounds = 0;
+  // The latest turn of its fate and when, for the window's messages. Not saved or
+  // hashed: the simulation never reads it.
+  Fate fate = Fate::None;
+  u64 fate_tick = 0;
 };
 
 // [SECTION] Player commands
@@ -107,6 +119,17 @@ struct Blast {
 // tick of hundreds of bombs neither allocates nor shifts the list once per bomb.
 inline constexpr u64 kBlastTicks = 5 * kTicksPerSecond;
 inline constexpr size_t kMaxBlasts = 1024;
+
+// A fight's contact, for the renderer's sparks: where, when, and the two colonies.
+struct Spark {
+  float x = 0, y = 0;
+  u64 tick = 0;
+  u8 colony_a = 0, colony_b = 0;
+};
+// Game::sparks keeps the contacts of the last kSparkTicks, oldest first, at most
+// kMaxSparks (a contact that finds the list full is not shown). Not saved or hashed.
+inline constexpr u64 kSparkTicks = 12;
+inline constexpr size_t kMaxSparks = 2048;
 
 // [SECTION] Game state
 
@@ -165,6 +188,7 @@ struct Game {
   u64 refused_commands = 0;
   SystemTimes times;
   std::vector<Blast> blasts;              // explosions of the last kBlastTicks (see kMaxBlasts)
+  std::vector<Spark> sparks;              // fight contacts of the last kSparkTicks (see kMaxSparks)
 
   // Scratch, reused every tick (not state: empty between ticks).
   std::vector<ColonyEcs::ChunkMove> scratch_moves;  // chunk changes a walk defers to its end

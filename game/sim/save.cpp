@@ -84,7 +84,9 @@ std::string scenario_to_json(const Scenario& s) {
                 {"soldier_lifespan", r.soldier_lifespan}, {"upkeep", r.upkeep},           {"ant_cost", r.ant_cost},
                 {"lay_interval", r.lay_interval},     {"soldier_fraction", r.soldier_fraction}, {"max_population", r.max_population},
                 {"fire_spread", r.fire_spread},       {"burn_ticks", r.burn_ticks},         {"evaporation", r.evaporation},
-                {"deposit", r.deposit},               {"dormant_period", r.dormant_period}, {"corpse_ticks", r.corpse_ticks}};
+                {"deposit", r.deposit},               {"dormant_period", r.dormant_period}, {"corpse_ticks", r.corpse_ticks},
+                {"regrowth", r.regrowth},             {"refound_food", r.refound_food},     {"refound_delay", r.refound_delay},
+                {"strike_chance", r.strike_chance}};
   json events = json::array();
   for (const EventSpec& e : s.events) {
     json o = {{"kind", event_kind_name(e.kind)}, {"tick", e.tick}, {"at", {e.x, e.y}}, {"spread", e.spread}};
@@ -271,6 +273,7 @@ void write_game(const Game& g, ecs::ByteSink& sink) {
   for (const Colony& c : g.colonies) {
     o.pod(c.nest_x), o.pod(c.nest_y), o.pod(c.color), o.pod(c.queen), o.pod(c.food);
     o.pod(c.alive), o.pod(c.born), o.pod(c.died.by_cause), o.pod(c.delivered), o.pod(u8(c.starving));
+    o.pod(c.down_since), o.pod(c.refounds);
   }
   o.pod(tag("RNGS"));
   o.pod(g.rng.state), o.pod(g.rng.inc), o.pod(g.event_rng.state), o.pod(g.event_rng.inc);
@@ -513,6 +516,8 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
     c.nest_x = in.pod<float>(), c.nest_y = in.pod<float>(), c.color = in.pod<u32>(), c.queen = in.pod<Handle>(), c.food = in.pod<double>();
     c.alive = in.pod<u64>(), c.born = in.pod<u64>(), c.died.by_cause = in.pod<decltype(c.died.by_cause)>();
     c.delivered = in.pod<u64>(), c.starving = in.pod<u8>() != 0;
+    c.down_since = in.pod<u64>(), c.refounds = in.pod<u64>();
+    in.need(c.down_since <= g.tick + 1, "a colony fell after the save's tick");
     in.need(finite_in(c.nest_x, 0, float(g.width)) && finite_in(c.nest_y, 0, float(g.height)) && std::isfinite(c.food) && c.food >= 0,
             "nest or food out of range");
   }

@@ -20,8 +20,8 @@
 
 namespace colony {
 
-// 7: render pieces in 16 bytes of fixed point (components.h), where 6 held 28 of floats.
-inline constexpr std::uint32_t kSaveVersion = 7;
+// 8: each colony's refounding state (down_since, refounds) after its counters.
+inline constexpr std::uint32_t kSaveVersion = 8;
 inline constexpr char kSaveMagic[8] = {'C', 'O', 'L', 'O', 'N', 'Y', 'S', 'V'};
 inline constexpr size_t kSaveHeaderBytes = 40;
 // What is wrong with a save file whose first n bytes (its header, when n reaches

@@ -431,7 +431,7 @@ void read_rules(const json& root, Scenario& s) {
   const json& o = object(*it, "rules",
                          {"worker_speed", "soldier_speed", "worker_lifespan", "soldier_lifespan", "upkeep", "ant_cost",
                           "lay_interval", "soldier_fraction", "max_population", "fire_spread", "burn_ticks", "evaporation",
-                          "deposit", "dormant_period", "corpse_ticks"});
+                          "deposit", "dormant_period", "corpse_ticks", "regrowth", "refound_food", "refound_delay", "strike_chance"});
   Rules& r = s.rules;
   const std::string p = "rules";
   auto num = [](double lo, double hi) { return [=](const json& v, const std::string& q) { return number(v, q, lo, hi); }; };
@@ -458,6 +458,10 @@ void read_rules(const json& root, Scenario& s) {
   optional(o, "deposit", p, r.deposit, num(0, 100));
   optional(o, "dormant_period", p, r.dormant_period, whole(1, 1024));
   optional(o, "corpse_ticks", p, r.corpse_ticks, whole(1, 100'000'000));
+  optional(o, "regrowth", p, r.regrowth, num(0, 1));
+  optional(o, "refound_food", p, r.refound_food, num(0, 1e6));
+  optional(o, "refound_delay", p, r.refound_delay, whole(0, 100'000'000));
+  optional(o, "strike_chance", p, r.strike_chance, num(0, 1));
 }
 
 // The terrain the scenario paints at the positions its checks ask about: its shapes over

@@ -97,6 +97,15 @@ struct Rules {
   float deposit = 1.0f;           // scent laid per tick
   u32 dormant_period = 8;         // a dormant chunk is advanced once every this many ticks
   u32 corpse_ticks = 60 * 60;     // a corpse rots away after this long
+  // Burnt land heals: a burnt dirt cell turns back to grass with this chance per tick,
+  // once more for each grass cell beside it (ecology.cpp). 0 = never.
+  float regrowth = 0.00005f;
+  // A colony left with no workers or soldiers for refound_delay ticks is founded again:
+  // its queen (a new one, when she died) gets refound_food to lay from. 0 food = never.
+  float refound_food = 60;
+  u32 refound_delay = 600;
+  // The chance that an ant in a meeting with an enemy lands a blow, each tick they touch.
+  float strike_chance = 0.3f;
 };
 
 struct Scenario {

@@ -26,7 +26,7 @@ inline constexpr float kScentFade = 0.994f;   // trail strength kept per tick af
 inline constexpr float kScentFloor = 0.002f;  // weaker scent is flushed to zero (no denormals)
 
 // Salts for per-entity random numbers (hash_float(seed, tick, index, salt)).
-enum Salt : u32 { kWander = 1, kStarve, kTurn, kMaim, kMaimSide, kSpread, kIgnite, kKill, kDormantWalk, kLifespan };
+enum Salt : u32 { kWander = 1, kStarve, kTurn, kMaim, kMaimSide, kSpread, kIgnite, kKill, kDormantWalk, kLifespan, kRegrow, kStrike };
 
 // [SECTION] Helpers: angles, records, chunk and cell walks, grid writers
 
@@ -199,5 +199,12 @@ void run_events(Game& g);
 u64 event_next_due(const EventSpec& e, u64 now);
 // Random food keeps the scenario's count.
 void replenish_food(Game& g);
+// Ecology (ecology.cpp): colonies that fell are founded again, and each colony's turns
+// of fate (collapse, hunger, refounding) are noted for the window.
+void tend_colonies(Game& g);
+// Ecology: burnt land grows grass again, a sweep of the map every kRegrowSweep ticks.
+void regrow_grass(Game& g);
+// A fight's contact, noted for the renderer's sparks (dropped when the list is full).
+void note_spark(Game& g, float x, float y, u8 colony_a, u8 colony_b);
 
 }  // namespace colony

@@ -231,6 +231,7 @@ void size_scratch(Game& g) {
   g.scratch_handles.reserve(entities);
   g.scratch_corpses.reserve(entities);
   g.blasts.reserve(kMaxBlasts);
+  g.sparks.reserve(kMaxSparks);
 }
 
 namespace {

@@ -759,7 +759,12 @@ Scenario two_colonies() {
 }
 
 TEST(Deaths, EnemiesThatTouchFight) {
-  auto g = build(two_colonies());
+  // Soldiers strike on their own ground: the nests stand either side of the meeting.
+  Scenario s = two_colonies();
+  s.colonies[0].nest_x = 20, s.colonies[0].nest_y = 30;
+  s.colonies[1].nest_x = 44, s.colonies[1].nest_y = 30;
+  s.rules.strike_chance = 1;
+  auto g = build(s);
   // Two columns of enemies walking into each other.
   for (int i = 0; i < 40; ++i) {
     spawn_ant(*g, 0, Kind::Soldier, 28.0f, 10.5f + float(i), 0);
@@ -787,14 +792,15 @@ TEST(Deaths, ACombatEntryFromAnEarlierRoundOfStampsStartsNoFight) {
       b.speed = 0;
       b.last_tick = u32(tick);
     }
-    const u16 health = rec(*g, ant).payload.health;
     // The entry in the ant's cell names the enemy, stamped with tick 0's stamp, or with
     // the stamp of the tick about to run when that is the tick before the round ends.
     const u64 stamp = tick == 0xFFFFFFFEull ? 0xFFFFFFFFull : 1;
     g->occupancy[cell_index(*g, 30, 30)] = stamp << 32 | u64(1) << 30 | enemy.index;
     simulate_tick(*g);
-    if (tick == 0xFFFFFFFEull) EXPECT_LT(rec(*g, ant).payload.health, health);  // this tick's entry: a fight
-    else EXPECT_EQ(rec(*g, ant).payload.health, health);                        // last round's: none
+    // A meeting shows the ant fighting, whether or not a blow landed.
+    const AntState state = rec(*g, ant).payload.state;
+    if (tick == 0xFFFFFFFEull) EXPECT_EQ(state, AntState::Fighting);  // this tick's entry: a fight
+    else EXPECT_NE(state, AntState::Fighting);                        // last round's: none
   }
 }
 
@@ -1028,7 +1034,12 @@ TEST(Tiers, AMoveTheStoreRefusesIsUndoneAndCounted) {
 // been moved in its last tick, for nothing). The enemy stands still on the far side of the
 // chunk border and walks first (it was spawned first), so the ant meets it there.
 TEST(Tiers, AnAntKilledOnItsStepIntoAnotherChunkIsNotMoved) {
-  auto g = build(two_colonies());
+  // Both stand on their own ground, and every blow lands.
+  Scenario s = two_colonies();
+  s.colonies[0].nest_x = 10, s.colonies[0].nest_y = 8;
+  s.colonies[1].nest_x = 22, s.colonies[1].nest_y = 8;
+  s.rules.strike_chance = 1;
+  auto g = build(s);
   Handle enemy = spawn_ant(*g, 1, Kind::Worker, 16.5f, 8.5f, 0);
   Handle ant = spawn_ant(*g, 0, Kind::Worker, 15.9f, 8.5f, 0);
   rec(*g, enemy).payload.speed = 0;
