@@ -40,7 +40,7 @@ double ms_since(uint64_t t0) { return double(now_ns() - t0) / 1e6; }
 
 constexpr int kMaxSpeed = 64;
 constexpr double kTickBudgetMs = 28;  // simulation time allowed per frame before ticks are dropped
-constexpr float kMaxRegionCells = 320;  // the simulated region never grows past this square
+// kMaxRegionCells (app.h): the region following the view never grows past this square.
 
 }  // namespace
 
@@ -60,6 +60,13 @@ const char* tool_name(Tool t) {
 }
 
 // [SECTION] Start and stop
+
+bool simulates_whole_map(const Game& g) {
+  const Scenario& s = g.scenario;
+  const bool whole_w = s.region_w <= 0 || (s.region_x <= 0 && s.region_x + s.region_w >= float(g.width));
+  const bool whole_h = s.region_h <= 0 || (s.region_y <= 0 && s.region_y + s.region_h >= float(g.height));
+  return whole_w && whole_h;
+}
 
 namespace {
 
@@ -108,6 +115,9 @@ void install_game(App& app, std::unique_ptr<Game> game, const std::string& path)
   // A new world: the old one's messages go, and its tick rate is not held against this one.
   clear_error(app);
   app.notice.clear(), app.notice_until = 0;
+  app.fate_note.clear(), app.fate_note_until = 0;
+  for (size_t i = 0; i < kMaxColonies; ++i)
+    app.fate_seen[i] = i < app.game->colonies.size() && app.game->colonies[i].fate != Fate::None ? app.game->colonies[i].fate_tick + 1 : 0;
   app.rate_since = app.seconds;
   app.scenario_path = path;
   // The world's own scenario: a save or a replay names the scenario it began from.
@@ -234,6 +244,24 @@ void show_notice(App& app, std::string text) {
   app.notice_until = app.seconds + 3;
 }
 void clear_error(App& app) { app.error.clear(), app.error_until = 0; }
+
+void announce_fates(App& app) {
+  const Game& g = *app.game;
+  for (size_t i = 0; i < g.colonies.size() && i < kMaxColonies; ++i) {
+    const Colony& c = g.colonies[i];
+    if (c.fate == Fate::None || app.fate_seen[i] == c.fate_tick + 1) continue;
+    app.fate_seen[i] = c.fate_tick + 1;
+    const std::string who = "Colony " + std::to_string(i + 1);
+    switch (c.fate) {
+      case Fate::Collapsed: app.fate_note = who + " collapsed: no workers or soldiers left"; break;
+      case Fate::Starving: app.fate_note = who + " is starving: its ants die of hunger"; break;
+      case Fate::Refounded: app.fate_note = who + " founded again: its queen lays from her reserve"; break;
+      case Fate::None: break;
+    }
+    app.fate_note_colony = int(i);
+    app.fate_note_until = app.seconds + kFateNoteSeconds;
+  }
+}
 std::string load_refusal(const App& app) {
   if (!app.before_tick && !app.after_tick) return "";
   return app.locked_because.empty() ? "while recording or replaying" : app.locked_because;
@@ -370,12 +398,17 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
   switch (key) {
     case SDLK_F1: app.show_help = !app.show_help; break;
     case SDLK_F2: app.show_hud = !app.show_hud; break;
+    // Esc closes what is open first (the help, then the selection), and quits when
+    // nothing is; Q and Ctrl+Q quit.
     case SDLK_ESCAPE:
       if (app.show_help)
         app.show_help = false;
-      else
+      else if (!app.selected.is_null() || app.follow)
         app.selected = app.link.selected = {}, app.follow = false;
+      else
+        app.quit = true;
       break;
+    case SDLK_q: app.quit = true; break;
     case SDLK_SPACE: app.paused = !app.paused, app.tick_debt = 0; break;
     case SDLK_PERIOD:
       app.paused = true;
@@ -483,13 +516,14 @@ void app_handle_event(App& app, const SDL_Event& e) {
       if (e.window.event == SDL_WINDOWEVENT_ENTER || e.window.event == SDL_WINDOWEVENT_LEAVE)
         app.pointer_in_window = e.window.event == SDL_WINDOWEVENT_ENTER;
       if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
-        // A view of the whole map goes on showing the whole map; any other view keeps
-        // its centre and zoom.
-        bool whole_map = shows_whole_map(app);
+        // A view that held the whole map is fitted to the new size; any other view keeps
+        // its centre and zoom (and stays on the map).
+        bool whole_map = shows_whole_map(app) || holds_whole_map(cam, float(app.game->width), float(app.game->height));
         int w = 0, h = 0;
         SDL_GetRendererOutputSize(app.renderer, &w, &h);
         cam.view_w = float(w), cam.view_h = float(h);
         if (whole_map) show_whole_map(app);
+        clamp_to_map(cam, float(app.game->width), float(app.game->height));
       }
       break;
     case SDL_KEYDOWN:
@@ -579,6 +613,7 @@ uint32_t run_ticks(App& app, double dt) {
   }
   app.stats.sim_ms = ms_since(t0);
   take_blasts(app.effects, g);
+  announce_fates(app);
   return done;
 }
 
@@ -619,10 +654,17 @@ void update_camera(App& app, double dt) {
   clamp_to_map(cam, float(g.width), float(g.height));
 }
 
-// The simulated region follows the camera: the visible rectangle plus a margin, snapped to
-// whole chunks (so a small pan does not churn tiers) and capped in size.
+// A scenario whose region covers the whole map is simulated whole, in the window as
+// headless. Otherwise the simulated region follows the camera: the visible rectangle plus
+// a margin, snapped to whole chunks (so a small pan does not churn tiers) and capped in
+// size (kMaxRegionCells, named on the HUD).
 void follow_with_region(App& app) {
   Game& g = *app.game;
+  if (simulates_whole_map(g)) {
+    if (g.region_x != 0 || g.region_y != 0 || g.region_w != float(g.width) || g.region_h != float(g.height))
+      set_sim_region(g, 0, 0, float(g.width), float(g.height));
+    return;
+  }
   const float cs = float(g.ecs->grid().chunk_cells);
   Camera view = app.camera;
   view.shake_x = view.shake_y = 0;
@@ -824,6 +866,7 @@ bool app_frame(App& app) {
   if (!app.skip_world) {
     build_world_batch(app.batch, g, in);
     draw_effects(app.effects, app.batch, app.camera);
+    draw_fights(g, app.batch, app.camera);
     draw_queued_commands(app);
     draw_tool_preview(app);
   }

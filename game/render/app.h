@@ -149,6 +149,13 @@ struct App {
   double error_until = 0;  // in app.seconds
   std::string notice;
   double notice_until = 0;  // in app.seconds
+  // The latest turn of a colony's fate (Colony::fate), under the notice until
+  // fate_note_until, in its colony's colour; fate_seen holds each colony's last
+  // announced fate_tick + 1 (0: none yet).
+  std::string fate_note;
+  double fate_note_until = 0;
+  int fate_note_colony = 0;
+  uint64_t fate_seen[kMaxColonies] = {};
   // Recording or playback, as window.cpp runs it: the HUD's line about it, and whether the
   // tools are off (a replay plays its recorded commands up to its end; then play is live).
   std::string session;
@@ -190,6 +197,13 @@ void clear_error(App& app);
 // hooks run until the window closes.
 std::string load_refusal(const App& app);
 bool error_showing(const App& app);
+// Whether the window simulates the whole map: the scenario's region covers it (or has no
+// size). Otherwise the region follows the view, at most kMaxRegionCells square.
+bool simulates_whole_map(const Game& g);
+constexpr float kMaxRegionCells = 320;
+// Announces each colony's new turns of fate under the toolbar (called after the ticks).
+void announce_fates(App& app);
+constexpr double kFateNoteSeconds = 6;
 bool notice_showing(const App& app);
 
 // Creates the window, renderer, ImGui and the game. On failure returns false with one

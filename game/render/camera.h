@@ -56,10 +56,25 @@ inline void zoom_toward(Camera& c, float factor, float sx, float sy) {
   c.y = wy - (sy - c.view_h * 0.5f - c.shake_y) / c.zoom;
 }
 
-// Keeps the centre on the map (a little slack past the border).
+// Empty space the camera may show past the map's edge (pixels).
+inline constexpr float kMapMarginPixels = 48;
+
+// Keeps the map in view: along each axis a view wider than the map (and its margins)
+// is centred on it, a narrower one shows at most kMapMarginPixels past either edge.
 inline void clamp_to_map(Camera& c, float width, float height) {
-  c.x = std::clamp(c.x, 0.f, width);
-  c.y = std::clamp(c.y, 0.f, height);
+  auto axis = [&](float& centre, float view_pixels, float extent) {
+    const float half = view_pixels * 0.5f / c.zoom, margin = kMapMarginPixels / c.zoom;
+    if (2 * (half - margin) >= extent) centre = extent * 0.5f;
+    else centre = std::clamp(centre, half - margin, extent - half + margin);
+  };
+  axis(c.x, c.view_w, width);
+  axis(c.y, c.view_h, height);
+}
+
+// Whether the view shows all of a map of width x height cells.
+inline bool holds_whole_map(const Camera& c, float width, float height) {
+  const float hw = c.view_w * 0.5f / c.zoom, hh = c.view_h * 0.5f / c.zoom;
+  return c.x - hw <= 0.5f && c.x + hw >= width - 0.5f && c.y - hh <= 0.5f && c.y + hh >= height - 0.5f;
 }
 
 // Zoom at which the whole map fits the screen.

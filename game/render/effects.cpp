@@ -173,4 +173,27 @@ void draw_effects(const Effects& fx, FrameBatch& b, const Camera& cam) {
   }
 }
 
+void draw_fights(const Game& g, FrameBatch& b, const Camera& cam) {
+  const ViewRect view = visible_rect(cam, 2);
+  auto tint = [&](u8 colony, uint8_t alpha) {
+    const u32 c = colony < g.colonies.size() ? g.colonies[colony].color : 0xFFFFFFFFu;
+    // Half way to white: a colony's colour, bright enough to read as a spark.
+    auto lift = [](u32 v) { return uint8_t(128 + (v & 0xFF) / 2); };
+    return SDL_Color{lift(c), lift(c >> 8), lift(c >> 16), alpha};
+  };
+  const float min_cells = 7.0f / cam.zoom;  // a flash of at least seven pixels
+  for (const Spark& s : g.sparks) {
+    if (!view.contains(s.x, s.y)) continue;
+    const float k = std::clamp(float(g.tick - s.tick) / float(kSparkTicks + 1), 0.0f, 1.0f);
+    const uint8_t alpha = uint8_t(255 * (1 - k));
+    const float flash = std::max(1.6f, min_cells) * (1 + 0.6f * k);
+    push_sprite(b, kLayerLight, cam, s.x, s.y, 0, flash, flash, kSpriteGlow, {255, 250, 220, alpha});
+    // A cross of two streaks, one in each colony's colour, turned by the contact's place.
+    const float turn = std::fmod(s.x * 12.9898f + s.y * 78.233f, 3.14159f);
+    const float len = std::max(1.4f, min_cells * 1.2f), thick = std::max(0.35f, 2.0f / cam.zoom);
+    push_sprite(b, kLayerLight, cam, s.x, s.y, turn, len, thick, kSpriteSpark, tint(s.colony_a, alpha));
+    push_sprite(b, kLayerLight, cam, s.x, s.y, turn + 1.5708f, len, thick, kSpriteSpark, tint(s.colony_b, alpha));
+  }
+}
+
 }  // namespace colony::render

@@ -61,5 +61,9 @@ void start_explosion(Effects& fx, float x, float y, float radius);
 // Ages everything by dt seconds (real time, so effects finish while paused).
 void advance_effects(Effects& fx, float dt, Camera& cam);
 void draw_effects(const Effects& fx, FrameBatch& b, const Camera& cam);
+// Fights: a flash and a cross of sparks at each contact the simulation noted in the last
+// kSparkTicks (Game::sparks), fading with its age, in the two colonies' colours; at
+// least a few pixels wide at any zoom, so a battle reads from the whole map.
+void draw_fights(const Game& g, FrameBatch& b, const Camera& cam);
 
 }  // namespace colony::render

@@ -67,7 +67,8 @@ const HelpLine kHelpLines[] = {
     {"F2", "hide / show the HUD"},
     {"F3", "pool debugger"},
     {"F5 / F9", "quick save / quick load"},
-    {"Esc", "close help, clear the selection"},
+    {"Esc", "close help, clear the selection, else quit"},
+    {"Q, Ctrl+Q", "quit"},
 };
 const int kHelpLineCount = int(sizeof(kHelpLines) / sizeof(kHelpLines[0]));
 
@@ -127,7 +128,7 @@ int session_lines(const App& app) {
   float h = ImGui::CalcTextSize(app.session.c_str(), nullptr, false, hud_text_width()).y;
   return std::max(1, int(h / ImGui::GetTextLineHeight() + 0.5f));
 }
-int compact_hud_lines(const App& app) { return 3 + session_lines(app); }
+int compact_hud_lines(const App& app) { return 4 + session_lines(app); }
 const ImU32 kErrorColor = IM_COL32(255, 115, 90, 255);    // an error's message (a load, a save)
 const ImU32 kNoticeColor = IM_COL32(140, 242, 140, 255);  // a confirmation's (quick save, quick load)
 
@@ -238,12 +239,16 @@ void draw_toolbar(App& app) {
 
 // [SECTION] HUD
 
-// The colonies' ants and food, one row each.
+// How long a colony's row names its latest turn of fate (ticks).
+constexpr u64 kFateRowTicks = 60 * kTicksPerSecond;
+
+// The colonies' ants, food and fate, one row each.
 void draw_colony_table(Game& g) {
-  if (!ImGui::BeginTable("colonies", 3, ImGuiTableFlags_SizingFixedFit)) return;
+  if (!ImGui::BeginTable("colonies", 4, ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupColumn("colony");
   ImGui::TableSetupColumn("ants");
   ImGui::TableSetupColumn("food");
+  ImGui::TableSetupColumn("fate");
   ImGui::TableHeadersRow();
   for (size_t c = 0; c < g.colonies.size(); ++c) {
     const Colony& col = g.colonies[c];
@@ -259,6 +264,12 @@ void draw_colony_table(Game& g) {
       ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f starving", col.food);
     else
       ImGui::Text("%.0f", col.food);
+    // Its latest turn of fate, for a minute of game time (hunger shows in the food column).
+    ImGui::TableNextColumn();
+    if (col.fate != Fate::None && col.fate != Fate::Starving && g.tick - col.fate_tick < kFateRowTicks)
+      ImGui::TextColored(col.fate == Fate::Collapsed ? ImVec4(1, 0.45f, 0.3f, 1) : ImVec4(0.5f, 1, 0.6f, 1), "%s", fate_name(col.fate));
+    else if (col.refounds)
+      ImGui::TextDisabled("founded x%llu", (unsigned long long)col.refounds + 1);
   }
   ImGui::EndTable();
 }
@@ -287,6 +298,12 @@ void draw_hud(App& app) {
       ImGui::Text("FPS %.0f  TPS %.0f  %dx%s", app.stats.fps, app.stats.tps, app.speed, app.paused ? "  PAUSED" : "");
     }
     ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
+    // What the window simulates: the whole map as the scenario asks, or the view's region
+    // under its cap (the rest of the map advances in the cheaper dormant model).
+    if (simulates_whole_map(g))
+      ImGui::TextDisabled("whole map simulated");
+    else
+      ImGui::TextDisabled("simulated: the view, at most %.0fx%.0f cells", kMaxRegionCells, kMaxRegionCells);
     if (!app.session.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, kSessionColor);
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + hud_text_width());
@@ -390,7 +407,9 @@ static void draw_banners(const App& app) {
                     IM_COL32(255, 225, 130, 255), max_w) + 12;
   }
   if (error_showing(app)) y = draw_banner(app.error.c_str(), centre, y, 1.0f, kErrorColor, max_w) + 8;
-  if (notice_showing(app)) draw_banner(app.notice.c_str(), centre, y, 1.0f, kNoticeColor, max_w);
+  if (notice_showing(app)) y = draw_banner(app.notice.c_str(), centre, y, 1.0f, kNoticeColor, max_w) + 8;
+  if (app.seconds < app.fate_note_until && !app.fate_note.empty())
+    draw_banner(app.fate_note.c_str(), centre, y, 1.0f, ImGui::ColorConvertFloat4ToU32(colony_imcolor(*app.game, app.fate_note_colony)), max_w);
 }
 
 // Computed, not measured: the debugger places its panels on their first frame, before the

@@ -411,7 +411,10 @@ TEST(RenderTools, APressIsDecidedWhereItWentDown) {
   h.release_at(bx, ay);
   h.frames(2);
   EXPECT_FALSE(rock_at(bx, ay)) << "a press on a panel painted where the pointer went";
-  // A right-button drag within one frame: the camera follows it.
+  // A right-button drag within one frame: the camera follows it (close in, where the
+  // camera may pan: a view of the whole map stays centred).
+  h.app.camera.zoom = 30;
+  h.frames(1);
   const float cam_x = h.app.camera.x;
   h.button(SDL_MOUSEBUTTONDOWN, SDL_BUTTON_RIGHT, ax, ay);
   h.drag_to(ax + 90, ay);
@@ -1024,6 +1027,7 @@ TEST(RenderLink, TheWindowHonoursCameraJumpsPauseRequestsAndScenarioLoads) {
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
   h.frames(2);
+  h.app.camera.zoom = 20;  // close in: the camera keeps a view of the whole map centred
   h.app.link.camera_jump = true;
   h.app.link.camera_x = 70, h.app.link.camera_y = 40;
   h.app.link.pause_request = true;
@@ -1218,7 +1222,7 @@ TEST(RenderCamera, WheelZoomKeepsThePointUnderTheCursor) {
 }
 
 // A view of the whole map (the start, or H) goes on showing the whole map when the window
-// is resized; a view the player moved keeps its centre and zoom.
+// is resized; a view the player moved in on keeps its centre and zoom.
 TEST(RenderCamera, ResizingRefitsAWholeMapViewAndKeepsAnyOther) {
   Harness h(data("nests.json"), 800, 600);
   ASSERT_TRUE(h.ok) << h.err;
@@ -1230,13 +1234,107 @@ TEST(RenderCamera, ResizingRefitsAWholeMapViewAndKeepsAnyOther) {
   ASSERT_EQ(h.app.camera.view_w, 1200.0f);
   EXPECT_NEAR(h.app.camera.zoom, start * 1.5f, 1e-3f);
   EXPECT_EQ(h.app.camera.x, mid_x);
+  h.app.camera.zoom *= 2;
   h.app.camera.x += 3;
+  h.frames(1);
   const float moved = h.app.camera.zoom;
   SDL_SetWindowSize(h.app.window, 800, 600);
   h.frames(2);
   ASSERT_EQ(h.app.camera.view_w, 800.0f);
   EXPECT_EQ(h.app.camera.zoom, moved);
   EXPECT_EQ(h.app.camera.x, mid_x + 3);
+}
+
+// The camera keeps the map in view: panned far off, it stops with at most
+// kMapMarginPixels of empty space past the map's edge; a window grown past the map
+// centres it; a view that held the whole map is refitted when the window shrinks.
+TEST(RenderCamera, TheMapStaysInViewAcrossPansAndResizes) {
+  Harness h(data("nests.json"), 800, 600);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(1);
+  const float fit = h.app.camera.zoom;
+  h.app.camera.zoom = 20;
+  h.app.camera.x = -500, h.app.camera.y = 900;
+  h.frames(1);
+  EXPECT_NEAR(screen_x(h.app.camera, 0), kMapMarginPixels, 0.5f);  // the left edge, a margin in
+  EXPECT_NEAR(screen_y(h.app.camera, 64), 600 - kMapMarginPixels, 0.5f);  // the bottom edge
+  // Narrower: still no more than the margin past the left edge.
+  SDL_SetWindowSize(h.app.window, 400, 300);
+  h.frames(2);
+  ASSERT_EQ(h.app.camera.view_w, 400.0f);
+  EXPECT_LE(screen_x(h.app.camera, 0), kMapMarginPixels + 0.5f);
+  EXPECT_GE(screen_x(h.app.camera, 96), 400 - kMapMarginPixels - 0.5f);
+  // Zoomed out past the whole map, then shrunk: refitted, centred.
+  h.app.camera.zoom = 2;
+  h.frames(1);
+  EXPECT_EQ(h.app.camera.x, 48.0f);
+  EXPECT_EQ(h.app.camera.y, 32.0f);
+  SDL_SetWindowSize(h.app.window, 800, 600);
+  h.frames(2);
+  SDL_SetWindowSize(h.app.window, 600, 450);
+  h.frames(2);
+  EXPECT_NEAR(h.app.camera.zoom, fit * 0.75f, 1e-3f);
+  EXPECT_EQ(h.app.camera.x, 48.0f);
+}
+
+// A scenario without a region (the whole map) is simulated whole in the window, wherever
+// the camera looks, as headless; one with a region of part of the map has the region
+// follow the view.
+TEST(RenderRegion, AWholeMapScenarioIsSimulatedWholeInTheWindow) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  ASSERT_TRUE(simulates_whole_map(h.game()));
+  h.look_at(10, 10, 40);  // close in on a corner
+  h.frames(3);
+  EXPECT_EQ(h.game().region_w, float(h.game().width));
+  EXPECT_EQ(h.game().region_h, float(h.game().height));
+  for (u8 s : h.game().chunk_simulated) EXPECT_EQ(s, 1);
+  EXPECT_EQ(h.game().ecs->simulated_count(), ants_alive(h.game()));
+
+  Harness p(data("nests.json"));
+  ASSERT_TRUE(p.ok) << p.err;
+  p.game().scenario.region_w = 32, p.game().scenario.region_h = 32;
+  ASSERT_FALSE(simulates_whole_map(p.game()));
+  p.look_at(10, 10, 40);
+  p.frames(3);
+  EXPECT_LT(p.game().region_w, float(p.game().width));
+  EXPECT_EQ(p.game().region_x, 0.0f);
+}
+
+// Esc closes the help, then clears the selection, then quits; Q and Ctrl+Q quit.
+TEST(RenderKeys, EscClosesWhatIsOpenThenQuitsAndQQuits) {
+  for (SDL_Keycode quit_key : {SDLK_ESCAPE, SDLK_q}) {
+    Harness h(data("nests.json"));
+    ASSERT_TRUE(h.ok) << h.err;
+    h.frames(1);
+    h.key(SDLK_F1);
+    h.frames(1);
+    ASSERT_TRUE(h.app.show_help);
+    if (quit_key == SDLK_ESCAPE) {
+      h.key(SDLK_ESCAPE);
+      EXPECT_TRUE(app_frame(h.app));
+      EXPECT_FALSE(h.app.show_help);
+      h.app.selected = h.game().colonies[0].queen;
+      h.key(SDLK_ESCAPE);
+      EXPECT_TRUE(app_frame(h.app));
+      EXPECT_TRUE(h.app.selected.is_null());
+    }
+    h.key(quit_key);
+    EXPECT_FALSE(app_frame(h.app)) << SDL_GetKeyName(quit_key);
+    EXPECT_TRUE(h.app.quit);
+  }
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(1);
+  SDL_Event e{};
+  e.type = SDL_KEYDOWN;
+  e.key.windowID = SDL_GetWindowID(h.app.window);
+  e.key.state = SDL_PRESSED;
+  e.key.keysym.sym = SDLK_q;
+  e.key.keysym.scancode = SDL_SCANCODE_Q;
+  e.key.keysym.mod = KMOD_LCTRL;
+  h.push(e);
+  EXPECT_FALSE(app_frame(h.app));
 }
 
 // A map too big to see ants whole opens on the first nest close up; H still shows the
