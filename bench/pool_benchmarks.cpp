@@ -242,8 +242,8 @@ constexpr VariantBenches kVariants[] = {benches_of<Pools>(), benches_of<PoolsSwa
 
 // The rounds a kill or spawn benchmark runs, the same for every variant. Each round churns
 // the world once more (kill, then respawn), so a variant left to Google Benchmark's own
-// count would average other rounds than the next: at 200,000 ants and 50 % the pools ran
-// about 28 rounds, the heap 9 and swap-one 8 (the count follows each one's speed). A fixed
+// count would average other rounds than the next (the count follows each one's speed: at
+// 200,000 ants and 50 % the pools would run about three times the heap's rounds). A fixed
 // count gives every variant the same worlds: five million ants over the rounds (25 at
 // 200,000 ants, 2,500 at 2,000: a small world's round is short, and its time would drown in
 // the noise). A tiny run makes two (the second after a churn round).
@@ -296,7 +296,7 @@ void register_pool_benchmarks(const Sizes& sz) {
   // size (the target holds at each), pools against the heap at the largest and 50 %. And
   // one with no target: pools against swap-one at the smallest size and 50 %, a batch of
   // 1,000 in a world small enough to go one at a time (Config::small_world_bytes), where
-  // the batch passes had lost to that loop (bench/README.md, "Small worlds go one at a time").
+  // the batch passes lose to that loop (docs/performance-notes.md, small worlds).
   for (u32 n : sz.ants) register_paired<Pools, PoolsSwapOne>(sz, n, 10);
   register_paired<Pools, HeapVariant>(sz, sz.ants.back(), 50);
   register_paired<Pools, PoolsSwapOne>(sz, sz.ants.front(), 50);

@@ -247,7 +247,7 @@ void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny,
   st.counters["system_ms"] = bombs ? system_ms / double(bombs) : 0.0;
   st.counters["killed"] = bombs ? double(killed) / double(bombs) : 0.0;
   // The run's slowest release: later bombs find victims and survivors the earlier fills
-  // have scattered over the pools (bench/README.md, "the fourth bomb").
+  // have scattered over the pools (docs/performance-notes.md, "The fourth bomb").
   st.counters["slowest_ms"] = slowest_ms;
   count_release_passes(st, *g.ecs, passes);
 }

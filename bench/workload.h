@@ -122,8 +122,8 @@ inline constexpr std::array<RenderPiece, kMaxPieces> kPiecePlan = [] {
 
 // Pieces and volumes are written in place by every variant: built in a temporary and
 // copied, the copy's wide loads would wait on the narrow stores that built it (a
-// store-forwarding stall that cost more than the rest of a spawn). The plan's pieces
-// were written long before.
+// store-forwarding stall that costs more than the rest of a spawn). The plan's pieces
+// are written long before.
 inline void fill_piece(RenderPiece& p, const AntShape& s, u32 k) {
   p = kPiecePlan[k];
   p.color = 0xFF00'0000u | (s.serial & 0xFFFFFFu);
@@ -176,10 +176,10 @@ inline void move_piece(RenderPiece& piece, const PieceStep& step) {
 }
 // The one loop over a run of pieces, every variant's (the pools' one run, the heap's and
 // the size buckets' one per ant). A long run goes four pieces a step: rolled, the loop
-// ran one piece per two cycles in cache, under the memory's speed. A short run (an ant's
-// 8..16) stays rolled: unrolled, the heap's walk lost a quarter to a third of its speed.
+// runs one piece per two cycles in cache, under the memory's speed. A short run (an ant's
+// 8..16) stays rolled: unrolled, the heap's walk loses a quarter to a third of its speed.
 // (GCC's unroll count must be a literal, hence the loop twice; the four steps written out
-// by hand measured as slow as the rolled loop: bench/README.md, "The iterate pass".)
+// by hand run as slow as the rolled loop: docs/performance-notes.md, iteration.)
 inline constexpr u32 kUnrolledRun = 64;
 inline void move_pieces(RenderPiece* pieces, u32 count, float dt) {
   const PieceStep step = piece_step(dt);

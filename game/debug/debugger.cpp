@@ -59,8 +59,8 @@ PlotRange plot_range(const Series& s, bool from_zero) {
     if (i == 0 || v > hi) hi = v;
   }
   if (from_zero) lo = 0;
-  // Scaled to the samples themselves: a floor of one unit flattened every time below 1 ms
-  // (a bomb's 0.08 ms release was a 2-pixel bump).
+  // Scaled to the samples themselves: a floor of one unit would flatten every time below
+  // 1 ms (a bomb's 0.08 ms release would be a 2-pixel bump).
   double pad = hi > lo ? (hi - lo) * 0.05 : std::max(std::abs(hi) * 0.05, 1e-3);
   return {from_zero ? 0.0 : lo - pad, hi + pad};
 }
@@ -160,8 +160,8 @@ unsigned long long next_random(unsigned long long& s) {
 }
 float random_unit(unsigned long long& s) { return float(next_random(s) >> 40) / float(1ull << 24); }
 
-// The simulation region in cells, clipped to the map (a region reaching past its edge was
-// outlined past the chunk map, its bottom line under the legend); the whole map when the
+// The simulation region in cells, clipped to the map (so that a region reaching past its
+// edge is not outlined past the chunk map, under the legend); the whole map when the
 // world has none.
 struct CellRect {
   float x, y, w, h;

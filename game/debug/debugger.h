@@ -99,7 +99,7 @@ struct Debugger {
   // The display size the panels were last placed for. When the window's size changes the
   // panels are placed again for the new size (a panel the player moved goes back to its
   // place): ImGui keeps a panel on screen by pushing it towards the corner when the window
-  // shrinks, and once the window grows again the panels stayed piled there, title bars
+  // shrinks, and once the window grows again the panels would stay piled there, title bars
   // outside the window where they cannot be dragged.
   float placed_for_w = 0, placed_for_h = 0, placed_for_top = 0;
   bool place_again = false;  // this frame: the display size, or top_clear, changed

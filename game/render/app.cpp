@@ -348,8 +348,8 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
   if (!tool_command(app, wx, wy, &c)) return;
   bool drags = c.kind == CommandKind::PaintTerrain || c.kind == CommandKind::Ignite;
   if (!first_press && !drags) return;
-  // Ants and food stand on land: a click on water or rock says so, where it had queued a
-  // command that then did nothing.
+  // Ants and food stand on land: a click on water or rock says so rather than queue a
+  // command that would do nothing.
   const bool lands = c.kind == CommandKind::SpawnAnts || c.kind == CommandKind::PlaceFood;
   const Terrain under = g.terrain[cell_index(g, int(wx), int(wy))];
   if (lands && !passable(under)) {
@@ -699,8 +699,8 @@ void begin_interface_frame(App& app) {
   ImGui_ImplSDL2_NewFrame();
   // The pointer as SDL's own events left it. The SDL2 backend of Dear ImGui 1.86 reads
   // SDL's global mouse state on X11, which SDL refreshes only on raw input events: with a
-  // pointer that sends none (Xvfb and xdotool here) it stayed where the last click was, and
-  // a click on a panel reached the world while the next click on the world was lost.
+  // pointer that sends none (Xvfb and xdotool) it stays where the last click was, and a
+  // click on a panel would reach the world while the next click on the world is lost.
   if (app.press_count > 0) {
     ImGui::GetIO().MousePos = ImVec2(float(app.presses[0].x), float(app.presses[0].y));
   } else if ((SDL_GetWindowFlags(app.window) & SDL_WINDOW_MOUSE_FOCUS) || app.pointer_in_window) {
@@ -804,8 +804,8 @@ void draw_tool_preview(App& app) {
 // Commands queued for the next tick: the world changes only when it runs, so while the
 // game is paused a stroke or a bomb would otherwise show nothing until the next step.
 // Bombs are drawn as explosions are, at most kMaxExplosions, and one where a bomb of the
-// same kind and size is drawn already is not drawn again: 300 queued big bombs had drawn
-// 300 rings a frame (4 frames a second here), stacked into a white disc over the map.
+// same kind and size is drawn already is not drawn again: 300 queued big bombs would draw
+// 300 rings a frame (4 frames a second), stacked into a white disc over the map.
 void draw_queued_commands(App& app) {
   std::array<const Command*, kMaxExplosions> bombs{};
   size_t drawn = 0;

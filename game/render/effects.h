@@ -34,7 +34,7 @@ struct Particle {
 // Explosions drawn at once. Each draws a flash, a fireball and rings over its blast and
 // puffs smoke as wide; past a few dozen together every pixel already lies under many of
 // them, and on a software rasteriser each costs its own overdraw (256 bombs of the Stress
-// panel in one tick drew at 1 frame a second for seconds under llvmpipe). Blasts past it
+// panel in one tick, all drawn, run at 1 frame a second for seconds under llvmpipe). Blasts past it
 // are counted in `started` and shake the camera, but draw nothing of their own.
 inline constexpr size_t kMaxExplosions = 48;
 // Smoke puffs alive at once. A puff swells to several times its blast's radius: a few

@@ -37,7 +37,7 @@ void style_ui() {
   c[ImGuiCol_ButtonHovered] = ImVec4(0.36f, 0.48f, 0.26f, 1.0f);
   c[ImGuiCol_ButtonActive] = ImVec4(0.62f, 0.50f, 0.18f, 1.0f);
   // Frames (check boxes, fields, sliders) a step lighter than the panels: an empty check
-  // box was nearly invisible on them.
+  // box in the panels' colour is nearly invisible on them.
   c[ImGuiCol_FrameBg] = ImVec4(0.27f, 0.32f, 0.22f, 0.95f);
   c[ImGuiCol_FrameBgHovered] = ImVec4(0.36f, 0.43f, 0.28f, 1.0f);
   c[ImGuiCol_SliderGrab] = ImVec4(0.70f, 0.56f, 0.22f, 0.45f);  // see-through: the value under it stays readable

@@ -44,8 +44,8 @@ struct FrameBatch {
   int crowd_w = 0, crowd_h = 0;
   uint32_t crowd_dots = 0;  // ants plotted this frame
   // The crowd image goes to the screen in tiles no larger than the renderer's largest
-  // texture (a window of 16384 pixels on a driver whose limit is 8192 showed no crowd at
-  // all). crowd_tile_max, when set, is a smaller limit (the tests use it).
+  // texture (as one texture, a window of 16384 pixels on a driver whose limit is 8192 shows
+  // no crowd at all). crowd_tile_max, when set, is a smaller limit (the tests use it).
   struct CrowdTile {
     SDL_Texture* texture;
     SDL_Rect rect;  // its part of the image and of the screen
@@ -63,7 +63,7 @@ struct FrameBatch {
   bool crowded = false;  // this frame's ants went into the crowd image
   // A crowded frame's stamps are queued while the world is walked and plotted one band of
   // kStampBandRows screen rows at a time: the walk finds ants in storage order, anywhere
-  // on screen, and plotted as found each stamp's rows of the crowd image were a cache miss.
+  // on screen, and plotted as found each stamp's rows of the crowd image would be a cache miss.
   struct StampOrder {
     int16_t x0, y0;  // the stamp's top left pixel (left of or above the image for a stamp across its edge)
     uint8_t stamp, dir;  // index into stamps, heading

@@ -52,7 +52,7 @@ void steer_toward(Body& b, float c, float s, float tx, float ty, float step) {
 // Returns the new cell, or kNone when blocked.
 // A step into a diagonal neighbour also needs one of the two cells beside both open: two
 // rock or water cells that touch at a corner are a wall (fire, which spreads to the four
-// neighbours, stops there; ants had slipped through).
+// neighbours, stops there, and so do ants).
 bool corner_blocked(const Game& g, float x, float y, float nx, float ny) {
   const u32 cx = u32(x), cy = u32(y), nxc = u32(nx), nyc = u32(ny);
   if (cx == nxc || cy == nyc) return false;
@@ -304,18 +304,18 @@ void advance_dormant(Game& g, Record& r) {
   if (age_ant(g, r, dt)) return;
   const u32 id = r.header.handle.index;
   const Colony& home = g.colonies[b.colony];
-  // The trail's strength fades over the gap as it would tick by tick (it stayed whole,
-  // and an ant waking far from home laid full-strength to-home scent there); taking or
+  // The trail's strength fades over the gap as it would tick by tick (kept whole, an ant
+  // waking far from home would lay full-strength to-home scent there); taking or
   // delivering food below renews it.
   b.scent *= std::pow(kScentFade, float(dt));
   // The gap's walk, in pieces of at most kDormantPiece cells, each checked, so that no
   // water or rock is jumped over. Carriers head straight home at full speed for every tick
-  // of the gap and stop at the nest (a cap of 64 ticks had left them short at longer
-  // periods, and a step past the nest carried them beyond). Ants without food mill about:
+  // of the gap and stop at the nest (a cap on the ticks would leave them short at longer
+  // periods, and a step past the nest would carry them beyond). Ants without food mill about:
   // a leg of up to kDormantLeg ticks at 0.4 of their speed, in a new direction each, and
   // a worker looks for food on every piece of the way, not only where it ends (found at
-  // the ends alone, food came to fewer updates as the period grew: a colony out of view
-  // starved past a period of about 32).
+  // the ends alone, food comes to fewer updates as the period grows: a colony out of view
+  // starves past a period of about 32).
   const float per_tick = b.speed * float(b.legs) / 6.0f;
   const Game::Stand from{b.x, b.y, b.cell, r.header.chunk};
   const bool looking = !b.carrying && b.kind == Kind::Worker;

@@ -72,8 +72,8 @@ bool settle_command(Command& cmd) {
 }
 
 // Food under water or rock is gone: the source (or corpse) no ant could reach again leaves
-// the world, and a random source is counted out so that another one grows elsewhere (it
-// had stayed, unreachable, and kept the count of sources full).
+// the world, and a random source is counted out so that another one grows elsewhere (kept,
+// it would stay unreachable and keep the count of sources full).
 void drown_food(Game& g, u32 cell) {
   const Handle fh = g.food_at[cell];
   Record* food = fh.is_null() ? nullptr : g.ecs->find(fh);
@@ -107,8 +107,8 @@ u32 nearest_passable_cell(const Game& g, u32 cell, u64& budget) {
 }
 
 // Ants the paint has covered with water or rock are swept to the nearest cell they can
-// stand on (no step out of an impassable cell is allowed: they had turned on the spot for
-// ever), or home to their nest when none lies within kShoreSearch cells. One sweep looks
+// stand on (no step out of an impassable cell is allowed: left there, they would turn on
+// the spot for ever), or home to their nest when none lies within kShoreSearch cells. One sweep looks
 // at no more than kSweepBudget cells (a few tens of milliseconds): past it, the ants still
 // covered go home too. A brush covers a few hundred ants at most, but a command from a
 // file may paint a million-ant map whole.

@@ -28,8 +28,8 @@ constexpr bool is_paired_limb(Part p) { return p == Part::Leg || p == Part::Ante
 
 // One drawn quad, placed relative to its owner's position and heading.
 // 16 bytes, so that a pool entry with its 8-byte back-pointer is 24 where five floats
-// made it 36: a mass release moves every survivor it pulls into a hole, and a third
-// fewer bytes moved a quarter fewer cache lines (bench/README.md, change 20).
+// would make it 36: a mass release moves every survivor it pulls into a hole, and a third
+// fewer bytes moves a quarter fewer cache lines (docs/performance-notes.md, the release).
 // Offsets and sizes are fixed point, kUnitsPerCell to a cell (+-8 cells, far more than
 // any body spans); the rotation is a fraction of a turn, which wraps as an angle does.
 // Read and write them in cells and radians through the accessors.

@@ -23,7 +23,7 @@ std::string reason() { return std::strerror(errno); }
 
 // The temporary's name pattern beside path, for mkstemp: the file's name and a 7-byte
 // suffix, the name cut short where the two would pass the 255 bytes a file system allows
-// a name (a legal 250-byte name had been refused).
+// a name (so that any legal name, 250 bytes say, can be written).
 std::string temp_pattern(const std::string& path) {
   constexpr size_t kMaxName = 255, kSuffix = 7;
   const std::filesystem::path p(path);

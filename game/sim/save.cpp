@@ -687,8 +687,7 @@ std::string save_header_problem(const std::uint8_t* head, size_t n, std::uint64_
   if (!(flags & 1) && payload != stored) return "corrupted: uncompressed content size disagrees with the header";
   // The content is a copy of a world's state, and the world has to fit the memory budget
   // once loaded: content past the budget is refused before any of it is read (a 6.5 MB
-  // file that declared 200 GB of zstd's repeated blocks took 16 s to read through before
-  // its refusal).
+  // file can declare 200 GB of zstd's repeated blocks, 16 s to read through).
   if (MemoryBudget budget = memory_budget(); budget.problem.empty() && double(payload) > budget.bytes)
     return "the content would take " + size_text(double(payload)) + " uncompressed, more than the " + size_text(budget.bytes) +
            " allowed for a world (" + budget.how + ")";

@@ -194,10 +194,10 @@ u32 color(const json& v, const std::string& path) {
 // the key path as it reads, with four checks the parser leaves out: a key given twice in one
 // object (the parser would keep the last) is refused, a number too large for any type is
 // reported at its key path, and so is a whole number written past 64 bits, as written (the
-// parser hands it over as a decimal number: 100000000000000000000000 became 1e+23, and no
+// parser hands it over as a decimal number: 100000000000000000000000 becomes 1e+23, and no
 // field of a scenario takes a number that large); and nothing may nest deeper than
-// kMaxDepth (a scenario needs five levels; a file of a million nested arrays took minutes
-// and wrote a key path of megabytes).
+// kMaxDepth (a scenario needs five levels; a file of a million nested arrays would take
+// minutes and write a key path of megabytes).
 class DocumentReader : public nlohmann::detail::json_sax_dom_parser<json> {
   using Dom = nlohmann::detail::json_sax_dom_parser<json>;
 
@@ -437,7 +437,7 @@ void read_rules(const json& root, Scenario& s) {
   auto num = [](double lo, double hi) { return [=](const json& v, const std::string& q) { return number(v, q, lo, hi); }; };
   auto whole = [](u64 lo, u64 hi) { return [=](const json& v, const std::string& q) { return integer(v, q, lo, hi); }; };
   // A speed is compared as the float it is kept as: 0.9 as a double is above 0.9f, and
-  // "at most 0.9" had refused 0.9.
+  // "at most 0.9" compared as a double would refuse 0.9.
   auto speed = [](const json& v, const std::string& q) {
     const double d = number(v, q, 0, 1e6);
     if (float(d) > kMaxAntSpeed) throw BadInput{q, written_text(d) + " is out of range [0, " + number_text(kMaxAntSpeed) + "]"};
@@ -468,7 +468,7 @@ void read_rules(const json& root, Scenario& s) {
 // the base (noise is drawn when the world is built). Each answer walks the shapes while
 // that stays cheap; past kShapeTests shape tests the shapes are painted onto a grid of the
 // map once and looked up (a hundred thousand spawn events over a hundred thousand shapes
-// were 10^10 tests: minutes to parse, again at every load of its saves). The painting
+// would be 10^10 tests: minutes to parse, again at every load of its saves). The painting
 // costs what the world's build pays for them anyway (kShapeCellsBudget).
 class PaintedTerrain {
  public:
@@ -532,12 +532,12 @@ void read_events(const json& root, Scenario& s, PaintedTerrain& land) {
     e.y = at.y;
     optional(o, "spread", p, e.spread, [](const json& v, const std::string& q) { return number(v, q, 0, 1e6); });
     // A radius is 0 or at least a hundredth of a cell: below that it would round to 0 as a
-    // float, or to a disc that holds no cell centre, and "outer": 1e-300 had read as unset.
+    // float, or to a disc that holds no cell centre, and "outer": 1e-300 would read as unset.
     auto radius = [](const json& v, const std::string& q) {
       if (v.is_number() && v.get<double>() < 0) throw BadInput{q, "radius must not be negative, got " + number_text(v.get<double>())};
       const double r = number(v, q, 0, 4096);
       // Compared as the float it is kept as: 0.01 is 0.0099999998 there, and a save writes
-      // that back (its scenario then had read as below 0.01).
+      // that back (compared as a double, its scenario would read as below 0.01).
       if (r != 0 && float(r) < 0.01f) throw BadInput{q, written_text(r) + " is below the smallest radius, 0.01 (or 0)"};
       return r;
     };

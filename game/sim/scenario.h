@@ -77,7 +77,7 @@ struct Capacity {
 // The fastest an ant may walk, in cells per tick with six legs (rules, saved bodies).
 inline constexpr float kMaxAntSpeed = 0.9f;
 // Nests stand at least this far apart (cells): two nests' mounds (kNestRadius, 2.5 cells)
-// side by side. Closer, one hid the other and their colonies mixed on it.
+// side by side. Closer, one would hide the other and their colonies mix on it.
 inline constexpr float kMinNestDistance = 5.0f;
 
 // Tunable rules (all per tick at 60 ticks per second).

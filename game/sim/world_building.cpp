@@ -417,9 +417,9 @@ std::string memory_problem(const Scenario& s) {
   const MemoryBudget budget = memory_budget();
   if (!budget.problem.empty()) return budget.problem;
   // The pools' pages are taken as they fill, and a world that breeds or spawns fills
-  // them: its size at capacity is what it can come to (a scenario that declared 200
-  // million-entry pools and spawned every tick passed a check of its starting size and
-  // grew past 12 GB).
+  // them: its size at capacity is what it can come to (a scenario that declares 200
+  // million-entry pools and spawns every tick passes a check of its starting size and
+  // grows past 12 GB).
   const double start = double(world_bytes_at_start(s)), full = double(world_bytes_at_capacity(s));
   if (full <= budget.bytes) return {};
   return "this world takes about " + size_text(full) + " with its pools full (" + size_text(start) + " to start), more than the " +
@@ -461,7 +461,7 @@ std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string*
   // The spawn stream continues from here; building may have used some of it.
   g->rng = g->rng.split(3);
   // Building is not a tick: the per-tick counters start at zero (the debugger's Pools
-  // "tick" row showed the construction's reserves until the first tick ran).
+  // "tick" row would show the construction's reserves until the first tick).
   g->ecs->begin_tick();
   return g;
 }

@@ -301,8 +301,8 @@ TEST_F(DebuggerUi, PanelsComeBackInsideTheWindowAfterItShrankAndGrew) {
 }
 
 // Below kNarrowDisplay pixels the debugger keeps to one column on the left: the Pools
-// panel and one window of tabs under it, the map in view on the right (at 800 pixels the
-// six panels had left the Chunks and Stress panels too narrow for their labels). A click
+// panel and one window of tabs under it, the map in view on the right (at 800 pixels six
+// separate panels would leave the Chunks and Stress panels too narrow for their labels). A click
 // on an ant in the world brings the inspector's tab forward; wide again, every panel is a
 // window of its own.
 TEST_F(DebuggerUi, ANarrowDisplayKeepsOneColumnOfPanelsAndTabs) {
@@ -564,7 +564,7 @@ TEST_F(DebuggerUi, StressActionsGoThroughCommands) {
   EXPECT_EQ(g->pending_commands[0].count, 50u);
   simulate_tick(*g);
   EXPECT_LT(ants_alive(*g), alive * 3 / 4);
-  // Its deaths are culled, not explosions (they had been counted as explosions).
+  // Its deaths are culled, not explosions.
   const u64 culled = ants_died(*g).by_cause[size_t(DeathCause::Culled)] - died.by_cause[size_t(DeathCause::Culled)];
   EXPECT_GT(culled, alive / 4);
   EXPECT_EQ(ants_died(*g).by_cause[size_t(DeathCause::Explosion)], died.by_cause[size_t(DeathCause::Explosion)]);

@@ -81,9 +81,9 @@ long minor_faults() {
 }
 
 // A mass release works in scratch committed when the world was made: the first dense
-// batch of a large world faults in no page (the sort's two buffers of a handle per
-// directory entry had been faulted in by the first 50 % kill: 30 of a million-ant world's
-// 157 ms).
+// batch of a large world faults in no page (lazily committed, the sort's two buffers of a
+// handle per directory entry would be faulted in by the first 50 % kill: about a fifth of
+// its time in a million-ant world).
 TEST(LargePool, TheFirstMassReleaseFaultsInNoPage) {
   // A small world's dense batch first: the release's own stack (the sort's digit counts)
   // is touched once per thread, whatever the world.

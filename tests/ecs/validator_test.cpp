@@ -142,7 +142,7 @@ TEST(Validator, SlotIndexPastTaken) {
   f.w.list<Piece>(f.rec(f.a)).slot[4] = 150;
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "pieces", 150, f.a, "points past taken")) << all_text(vs);
-  // The entry a used to own now has an owner that does not point at it.
+  // The entry a owned through slot 4 now has an owner that does not point at it.
   EXPECT_TRUE(reported(vs, "pieces", 4, f.a, "does not point back")) << all_text(vs);
 }
 

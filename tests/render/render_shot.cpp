@@ -1,6 +1,6 @@
 // render_shot.cpp — a developer's camera: plays a scenario in an offscreen/hidden window
 // for N frames with a chosen camera and optional actions, and writes the last frame.
-// Not a test; used to look at what the renderer draws.
+// Not a test: a tool for looking at what the renderer draws.
 //
 //   render_shot SCENARIO OUT.png FRAMES [zoom=Z] [at=X,Y] [bomb=FRAME,X,Y,R] [fire=FRAME,X,Y,R]
 //               [overlay=0..3] [hud=0|1] [size=WxH] [select=X,Y] [speed=N] [debug=1] [help=1] [paint=FRAME,X,Y,R,KIND]

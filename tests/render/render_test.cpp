@@ -224,8 +224,8 @@ TEST(RenderEffects, ACrowdOfBlastsInOneTickDrawsAtMostTheCap) {
 }
 
 // Zoomed out on a map of small chunks the ground is drawn a tile of chunks at a time: a
-// 512-cell map of 4-cell chunks seen whole takes 64 ground textures, not 16,384 (a
-// 2048-cell map of 8-cell chunks had drawn at 3 frames a second), and still shows the
+// 512-cell map of 4-cell chunks seen whole takes 64 ground textures, not 16,384 (one per
+// chunk, a 2048-cell map of 8-cell chunks draws at 3 frames a second), and still shows the
 // lake where it lies. Zoomed in again, one texture per chunk.
 TEST(RenderTerrain, FarFromAMapOfSmallChunksTheGroundIsDrawnInTiles) {
   Harness h(data("small_chunks.json"), 800, 600);
@@ -340,7 +340,7 @@ TEST(RenderTools, AClickOnADebuggerPanelNeverReachesTheWorld) {
 }
 
 // The wheel, likewise: over a panel it scrolls the panel and leaves the map's zoom as it
-// was, even when the pointer reached the panel within the frame (the zoom had followed
+// was, even when the pointer reached the panel within the frame (the zoom does not follow
 // where the pointer was the frame before); over the map it zooms at once.
 TEST(RenderTools, AWheelOverADebuggerPanelNeverZoomsTheMap) {
   Harness h(data("nests.json"), 1280, 800);
@@ -500,8 +500,8 @@ TEST(RenderTools, AHeldKeyTogglesOnceAndStepsOnRepeat) {
 
 // A key pressed and released within one frame (a quick tap, or any tap at a low frame
 // rate): the interface sees it down for that frame and up the next, and the game acts on
-// it once. Dear ImGui 1.86 reads keys as up or down at NewFrame, so it had never seen
-// such a tap: Esc or Enter in a number field did nothing.
+// it once. Dear ImGui 1.86 reads keys as up or down at NewFrame, so on its own it never
+// sees such a tap: Esc or Enter in a number field would do nothing.
 TEST(RenderTools, AKeyTappedWithinOneFrameReachesTheInterfaceOnce) {
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
@@ -681,7 +681,7 @@ void play_in(Harness& h, Replayer& replayer, const Replay& replay) {
 
 // Queued bombs are drawn as explosions are: at most kMaxExplosions of them, and a bomb on
 // top of one of the same kind and size once. 300 big bombs on one spot draw what one does;
-// 100 on as many spots draw 48 (they had drawn every ring, 4 frames a second in a window).
+// 100 on as many spots draw 48 (every ring drawn, a window runs at 4 frames a second).
 TEST(RenderTools, QueuedBombsDrawAtMostAsManyRingsAsExplosions) {
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
@@ -704,7 +704,7 @@ TEST(RenderTools, QueuedBombsDrawAtMostAsManyRingsAsExplosions) {
 }
 
 // Ants asked for and refused for want of room say so under the toolbar, naming where room
-// ran out (the HUD's counter alone had mixed them with the colonies' refused births).
+// ran out (the HUD's counter alone mixes them with the colonies' refused births).
 TEST(RenderTools, ARefusedSpawnSaysHowManyAndWhereRoomRanOut) {
   Harness h(data("nests.json"));
   ASSERT_TRUE(h.ok) << h.err;
@@ -722,7 +722,7 @@ TEST(RenderTools, ARefusedSpawnSaysHowManyAndWhereRoomRanOut) {
   const size_t of = says.find(" of 1000000 ants refused: no room in ");
   ASSERT_NE(of, std::string::npos) << says;
   EXPECT_NEAR(double(std::stoull(says.substr(0, of))), 1'000'000.0 - double(born), 2.0) << says;
-  // Each pool named is one an ant's share no longer fits in.
+  // Each pool named is one an ant's share does not fit in any more.
   int named = 0;
   for (const ecs::PoolStats* p : h.game().ecs->all_stats())
     if (says.find(p->name, of) != std::string::npos) {
@@ -738,8 +738,8 @@ TEST(RenderTools, ARefusedSpawnSaysHowManyAndWhereRoomRanOut) {
 }
 
 // Ants and food stand on land: the spawn or food tool clicked on the lake (or on rock)
-// queues nothing and says why, where the command had done nothing, silently; on grass it
-// queues as before.
+// queues nothing and says why, rather than queue a command that does nothing; on grass it
+// queues the command.
 TEST(RenderTools, SpawnOrFoodOnWaterOrRockSaysSoAndQueuesNothing) {
   Harness h(data("nests.json"));  // the lake: cells 40-55 by 20-43
   ASSERT_TRUE(h.ok) << h.err;
@@ -765,7 +765,7 @@ TEST(RenderTools, SpawnOrFoodOnWaterOrRockSaysSoAndQueuesNothing) {
 }
 
 // A recording and a replay say so in the HUD. Up to its end a replay keeps the tools off
-// (a click says why, where it used to queue a command the recording then threw away);
+// (a click says why rather than queue a command the recording would throw away);
 // after it, play is live and the tools work again.
 TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
   const Replay recorded = record_twenty_frames();
@@ -1063,7 +1063,7 @@ TopPanels top_panels(int width) {
 
 // With the debugger open the HUD keeps to its first lines, above the Pools panel, the
 // toolbar ends above the Entity inspector, and the selected ant's summary (bottom left)
-// gives way to the debugger's inspector; each used to cover a panel (the toolbar at 700
+// gives way to the debugger's inspector, so that none covers a panel (the toolbar at 700
 // pixels high). Closed, the HUD shows its colony table again.
 class RenderLayout : public testing::TestWithParam<std::pair<int, int>> {};
 INSTANTIATE_TEST_SUITE_P(WindowSizes, RenderLayout,
@@ -1141,9 +1141,9 @@ TEST(RenderLayout, TheToolbarAndTheHelpStayInsideANarrowWindow) {
   }
 }
 
-// Messages show under the toolbar, not in the HUD: a long one used to widen the HUD and
-// push the toolbar sideways while it lasted. A recording's line is one more HUD line, and
-// the debugger's top panels open below it (they covered the HUD's last line).
+// Messages show under the toolbar, not in the HUD, where a long one would widen the HUD
+// and push the toolbar sideways while it lasted. A recording's line is one more HUD line,
+// and the debugger's top panels open below it, not over the HUD's last line.
 TEST(RenderLayout, MessagesAndARecordingMoveNeitherTheToolbarNorThePanels) {
   Recorder recorder;  // before the app: its hooks hold it
   Harness h(data("nests.json"), 1280, 800);
@@ -1338,7 +1338,7 @@ TEST(RenderKeys, EscClosesWhatIsOpenThenQuitsAndQQuits) {
 }
 
 // A map too big to see ants whole opens on the first nest close up; H still shows the
-// whole map, as the help says (it went back to the nest).
+// whole map, as the help says, not the nest.
 TEST(RenderCamera, HShowsTheWholeMapEvenWhereTheMapOpensOnANest) {
   Harness h(data("ants_20k.json"), 320, 240);
   ASSERT_TRUE(h.ok) << h.err;

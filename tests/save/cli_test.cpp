@@ -122,7 +122,7 @@ TEST(SaveCli, BadSaveFilesEndWithOneLineAndExit2) {
 }
 
 // Past the file-size limit (ulimit -f) a save fails like any write: one line, exit 2,
-// and no temporary left beside it, where the signal the kernel sends had ended the run.
+// and no temporary left beside it (the signal the kernel sends does not end the run).
 TEST(SaveCli, ASaveCutShortByTheFileSizeLimitEndsWithOneLine) {
   const std::string folder = temp("fsize");
   std::filesystem::remove_all(folder);
@@ -158,8 +158,8 @@ TEST(ReplayCli, RecordThenReplayHeadless) {
 }
 
 // The debugger's kill % reaches a headless run only through a replay: the deaths it caused
-// are reported as culled, overall and per colony, beside the other causes (they had been
-// counted as explosions).
+// are reported as culled, overall and per colony, beside the other causes (not as
+// explosions).
 TEST(ReplayCli, CulledAntsAreReportedByTheirOwnCause) {
   const std::string rec = temp("cull.replay"), culled = temp("cull.json"), straight = temp("straight.json");
   colony::Scenario s;
@@ -192,7 +192,7 @@ TEST(ReplayCli, CulledAntsAreReportedByTheirOwnCause) {
 }
 
 // A run that fails (here a replay whose recording was changed) writes its report, which
-// says where it diverged, and leaves the save already at its path as it was: it had been
+// says where it diverged, and leaves the save already at its path as it was, not
 // replaced by the failed run's world.
 TEST(ReplayCli, ADivergedReplayLeavesTheSaveItWasGiven) {
   const std::string rec = temp("d.replay"), changed = temp("changed.replay"), save = temp("keep.colony"), report = temp("d.json");
@@ -215,7 +215,7 @@ TEST(ReplayCli, ADivergedReplayLeavesTheSaveItWasGiven) {
 }
 
 // Outputs through symbolic links: a link to a file not yet there gets that file (the link
-// had been replaced by a plain file), a link into a missing folder and a loop of links are
+// is not replaced by a plain file), a link into a missing folder and a loop of links are
 // refused before the run.
 TEST(SaveCli, AnOutputLinkIsFollowedToTheFileItNames) {
   namespace fs = std::filesystem;
@@ -239,7 +239,7 @@ TEST(SaveCli, AnOutputLinkIsFollowedToTheFileItNames) {
 }
 
 // A name as long as a file system allows (255 bytes) is written: the temporary beside it
-// takes a shortened name (it had been refused, the name plus the suffix too long).
+// takes a shortened name (the name plus the suffix would be too long).
 TEST(SaveCli, AnOutputWithTheLongestNameIsWritten) {
   const std::string dir = temp("long");
   std::filesystem::create_directories(dir);
@@ -326,8 +326,7 @@ TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
   expect_one_line_exit_2({"--headless", "--ticks", "1", "--load", save, "--scenario", ok}, "--scenario excludes --load");
   expect_one_line_exit_2({"--headless", "--ticks", "1", "--replay", replay, "--record", temp("x.replay")}, "--record excludes --replay");
   expect_one_line_exit_2({"--headless", "--ticks", "1", "--replay", replay, "--load", save}, "--load excludes --replay");
-  // The headless run's options are refused in the window (--validate had been accepted there
-  // and ignored).
+  // The headless run's options are refused in the window (not accepted there and ignored).
   expect_one_line_exit_2({"--validate"}, "--validate requires --headless");
   expect_one_line_exit_2({"--report", temp("w.json")}, "--report requires --headless");
   // A number's error says whether it is not a number or outside the range.

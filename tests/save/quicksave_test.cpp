@@ -105,7 +105,7 @@ TEST_F(QuickSave, ADamagedQuickSaveLeavesTheRunningWorldUntouched) {
   // Named with its folder, as the notices name it (the player may not know where it is).
   const std::string where = (std::filesystem::current_path() / "quicksave.colony").string();
   EXPECT_EQ(w.app.error.rfind(where + ": truncated", 0), 0u) << w.app.error;
-  // Shown for kErrorSeconds, then gone (it used to stay until the next success).
+  // Shown for kErrorSeconds, then gone (not kept until the next success).
   EXPECT_TRUE(error_showing(w.app));
   w.app.seconds += kErrorSeconds - 0.5;
   w.frames(1);

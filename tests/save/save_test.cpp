@@ -345,8 +345,8 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
       {[](Game& g) { g.colonies[0].color ^= 0xFF; }, "colony 0: its nest or colour differs from the scenario's"},
       {[](Game& g) { g.rng.inc = 0; }, "a random stream with an even increment"},
       {[](Game& g) { g.event_rng.inc &= ~1ull; }, "a random stream with an even increment"},
-      // A negative speed had a dormant ant take billions of steps a tick (the step count
-      // is the distance over half a cell, rounded up, in 32 bits).
+      // A negative speed would have a dormant ant take billions of steps a tick (the step
+      // count is the distance over half a cell, rounded up, in 32 bits).
       {[](Game& g) { spoil_first(g, Kind::Worker, [](ColonyEcs::Record& r) { r.payload.speed = -1; }); },
        "speed out of range (0 to 0.9 cells a tick)"},
       // A worker's sensor angle of NaN became its heading once it steered by it.
@@ -358,7 +358,7 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
          spoil_first(g, Kind::Soldier, [&](ColonyEcs::Record& r) { g.ecs->component<CollisionVolume>(r, 0).radius = std::numeric_limits<float>::infinity(); });
        },
        "collision volume out of range"},
-      // A queue of commands past one tick's budget: each whole-map bomb took 20 ms on a
+      // A queue of commands past one tick's budget: each whole-map bomb takes 20 ms on a
       // 1024 x 1024 map, and a save could queue a million.
       {[](Game& g) {
          for (int i = 0; i < 300; ++i) g.pending_commands.push_back(Command{CommandKind::BigBomb, 10, 10, 4096, 0});
@@ -509,7 +509,7 @@ namespace {
 
 // An interrupt while an output is being written leaves no temporary beside it: the
 // handler removes it, then the process ends as the signal would have ended it (a run
-// stopped with Ctrl+C while saving a big world had left a 72 MB temporary).
+// stopped with Ctrl+C while saving a big world would otherwise leave a 72 MB temporary).
 TEST(PendingFileDeathTest, AnInterruptRemovesTheTemporary) {
   GTEST_FLAG_SET(death_test_style, "fast");  // the child writes where the parent looks
   const std::string dir = colony_test::scratch_path("interrupted");

@@ -32,8 +32,8 @@ TEST(ScenarioJson, EveryShippedScenarioRoundTrips) {
 }
 
 // Values at their smallest or largest allowed survive the trip too: a scenario keeps them
-// as floats, and a save writes the float back (0.01 is 0.0099999998 there, which had read
-// as below the smallest radius, so the save was refused).
+// as floats, and a save writes the float back (0.01 is 0.0099999998 there, which compared
+// as a double would read as below the smallest radius, and the save be refused).
 TEST(ScenarioJson, LimitValuesRoundTrip) {
   Scenario s, back;
   std::string err;

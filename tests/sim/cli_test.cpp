@@ -100,7 +100,7 @@ TEST(Cli, HeadlessRunWritesTheReport) {
 }
 
 // The headless progress line counts violations only when the validator runs: without
-// --validate it had said "0 violations" of checks never made.
+// --validate it does not say "0 violations" of checks never made.
 TEST(Cli, TheProgressLineCountsViolationsOnlyWhenValidating) {
   fs::path scen = write_scenario("small.json", kSmall);
   ProcessResult r = run("--headless --ticks 600 --scenario " + scen.string());
@@ -270,8 +270,7 @@ TEST(Cli, AWindowRunWhoseScreenshotFailsWritesNothingElse) {
 }
 
 // A window size given on one side alone is kept, the other side taking its default (four
-// fifths of the display, within 960-1600 by 640-1000): both had been ignored unless both
-// were given. The screenshot's header carries the size the window had.
+// fifths of the display, within 960-1600 by 640-1000), not ignored for want of the other. The screenshot's header carries the size the window had.
 TEST(Cli, AWindowSizeGivenOnOneSideIsKept) {
   fs::path scen = write_scenario("small.json", kSmall);
   auto png_size = [](const fs::path& png) {

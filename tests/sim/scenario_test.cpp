@@ -213,9 +213,9 @@ TEST(Scenario, AFileLargerThanAnyScenarioIsRefusedUnread) {
   std::filesystem::remove(big);
 }
 
-// Two nests closer than two mounds side by side, one had hidden the other and their
-// colonies mixed on it; food entries whose 3x3 squares overlap, the later one covered fewer
-// cells than the README promises. Both are refused at the later entry; far enough apart,
+// Two nests closer than two mounds side by side: one would hide the other and their
+// colonies mix on it; food entries whose 3x3 squares overlap: the later one would cover
+// fewer cells than the README promises. Both are refused at the later entry; far enough apart,
 // both load.
 TEST(Scenario, NestsTooCloseAndFoodThatOverlapsAreRefused) {
   const std::string two_nests = "\"colonies\": [ ";  // a colony before the one at (10, 10)
@@ -248,7 +248,7 @@ TEST(Scenario, AKeyGivenTwiceIsRefusedAtItsPath) {
 }
 
 // Each object's keys are kept in a hash set: a document with very many keys is read in
-// time proportional to its size (a list searched per key took minutes at 16 MiB).
+// time proportional to its size (a list searched per key would take minutes at 16 MiB).
 TEST(Scenario, ARepeatIsFoundAmongManyKeys) {
   std::string doc = "{\"world\": {\"width\": 64, \"height\": 48, \"extra\": {";
   for (int i = 0; i < 200000; ++i) doc += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
@@ -262,7 +262,7 @@ TEST(Scenario, ANumberTooLargeForAnyTypeIsNamedByItsPath) {
 }
 
 // A whole number past 64 bits is shown as written, not as the decimal number the parser
-// makes of it (it had read "expected an integer, got the decimal number 1e+23").
+// makes of it (not "expected an integer, got the decimal number 1e+23").
 TEST(Scenario, AWholeNumberPast64BitsIsShownAsWritten) {
   EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 100000000000000000000000")),
             "bad.json: world.width: 100000000000000000000000 is too large");
@@ -276,18 +276,18 @@ TEST(Scenario, AWholeNumberPast64BitsIsShownAsWritten) {
 }
 
 // A value written inside the map that rounds to its edge as a float is shown as written,
-// with what it became (it had read "(48, 20) is outside the 48x48 map" for 47.999999999).
+// with what it became (not "(48, 20) is outside the 48x48 map" for 47.999999999).
 TEST(Scenario, ACoordinateThatRoundsToTheEdgeIsShownAsWritten) {
   EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [20, 47.999999999]")),
             "bad.json: food[0].at: (20, 47.999999999) is outside the 64x48 map (47.999999999 rounds to its edge, 48)");
   EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [63.9999999999, 20]")),
             "bad.json: food[0].at: (63.9999999999, 20) is outside the 64x48 map (63.9999999999 rounds to its edge, 64)");
-  // A range's message shows the value written too (it had read "4096 is out of range [0, 4096]").
+  // A range's message shows the value written too (not "4096 is out of range [0, 4096]").
   EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4096.0001")), "bad.json: events[0].radius: 4096.0001 is out of range [0, 4096]");
 }
 
-// Nesting stops at 32 levels, named by its key path: a million nested arrays had taken a
-// minute and a half and printed a path of megabytes.
+// Nesting stops at 32 levels, named by its key path: unbounded, a million nested arrays
+// take a minute and a half and print a path of megabytes.
 TEST(Scenario, NestingPastThirtyTwoLevelsIsRefusedAtItsPath) {
   const size_t depth = 1'000'000;
   std::string doc = "{\"name\": " + std::string(depth, '[') + "1" + std::string(depth, ']') + "}";

@@ -334,8 +334,8 @@ TEST(Maiming, AnAntennaTakesItsSensorWithIt) {
 // [SECTION] Food
 
 // Water painted over a food source takes it: no food is left under the water, and with
-// random food a new source grows on land instead (the drowned one had kept its place in
-// the count, unreachable, and none grew).
+// random food a new source grows on land instead (the drowned one does not keep its place
+// in the count, unreachable, stopping any from growing).
 TEST(Food, WaterPaintedOverFoodTakesItAndNewFoodGrowsElsewhere) {
   Scenario s = small_world();
   s.random_food.count = 1;
@@ -364,8 +364,8 @@ TEST(Food, WaterPaintedOverFoodTakesItAndNewFoodGrowsElsewhere) {
 }
 
 // Water or rock painted over ants sweeps them to the nearest cell they can stand on, in
-// either tier (they had stood in the paint for ever, turning on the spot: no step out of
-// an impassable cell is allowed), and on they walk; with no land within reach they go
+// either tier (left there, they would turn on the spot for ever: no step out of an
+// impassable cell is allowed), and on they walk; with no land within reach they go
 // home to their nest, the one cell the paint spares.
 TEST(Paint, AntsUnderWaterOrRockAreSweptAshore) {
   Scenario s = small_world();
@@ -421,7 +421,7 @@ TEST(Paint, AntsUnderWaterOrRockAreSweptAshore) {
 
 // A line of rock cells touching only at their corners is a wall: 200 workers on one side
 // of a diagonal line across the map bring home no food from the other (slipping between
-// two corners, they had brought 186 in 6,000 ticks); with the line left out they do.
+// two corners, they would bring home about 186 in 6,000 ticks); with the line left out they do.
 TEST(Food, ADiagonalWallOfRockKeepsTheAntsOnTheirSide) {
   auto delivered = [](bool wall) {
     std::string shapes;
@@ -591,8 +591,7 @@ TEST(Fire, TheLastTickOfAFireKillsToo) {
 // [SECTION] Births
 
 // A queen lays beside her, or under her when that spot is water or rock: with the nest one
-// dirt cell in a ring of water, every ant she lays stands on land (they had been laid in
-// the water and stayed there).
+// dirt cell in a ring of water, every ant she lays stands on land, not in the water.
 TEST(Births, AQueenLaysOnLandOnly) {
   Scenario s = small_world();
   s.colonies[0].nest_x = 30.5f, s.colonies[0].nest_y = 30.5f;
@@ -617,7 +616,7 @@ TEST(Births, AQueenLaysOnLandOnly) {
 
 // The renderer's list of recent explosions stays bounded and keeps the newest: a tick of
 // 1,500 bombs leaves at most kMaxBlasts, the last one among them, and five seconds later
-// none. (It had grown without bound, one erase per old blast a tick, and a save holding
+// none. (Unbounded, it would grow by a blast a tick more than it sheds, and a save holding
 // more than 4,096 could not be loaded.)
 TEST(Blasts, ATickOfManyBombsKeepsTheNewestWithinTheBound) {
   auto g = build(small_world());
@@ -644,7 +643,7 @@ TEST(Blasts, ATickOfManyBombsKeepsTheNewestWithinTheBound) {
 
 // A group the pools cannot hold is refused together: the first ant that finds no room
 // ends the group, the rest are counted refused without being tried (ten million tries a
-// tick had stalled a scenario). One refusal reaches the engine, where each try was one.
+// tick would stall a scenario). One refusal reaches the engine, not one per try.
 TEST(Spawning, AGroupThePoolsCannotHoldIsRefusedTogether) {
   Scenario s = small_world();
   s.capacity.max_ants = 100;
@@ -672,7 +671,7 @@ TEST(Spawning, AGroupThePoolsCannotHoldIsRefusedTogether) {
 
 // Starting food must find land once the terrain's noise is drawn, and no entry may fall on
 // another's cells; a spawn event on one cell must not land in water. Each is one line
-// naming the entry (they had been dropped without a word, or the ants born in water).
+// naming the entry (not dropped without a word, nor the ants born in water).
 TEST(Spawning, StartingFoodAndSpawnsOffLandAreRefusedByName) {
   auto refused = [](const Scenario& s) {
     std::string err;
@@ -825,8 +824,8 @@ TEST(Deaths, TheMaimRingTakesNoSecondLegForAMissingAntenna) {
   expect_valid(*g);
 }
 
-// Danger just ahead turns an ant back, and it shows "fleeing" until its next step (the
-// state had been reset in the same step that set it, so no one ever saw it).
+// Danger just ahead turns an ant back, and it shows "fleeing" until its next step (not
+// reset in the same step that sets it, where no one would ever see it).
 TEST(Deaths, AnAntTurningFromDangerIsShownFleeing) {
   auto g = build(small_world());
   Handle h = spawn_ant(*g, 0, Kind::Worker, 30.5f, 30.5f, 0);  // heading east
@@ -839,8 +838,8 @@ TEST(Deaths, AnAntTurningFromDangerIsShownFleeing) {
 
 // A colony out of view forages at every dormant period the rules allow: its workers find
 // food along their whole walk and carriers go all the way home, so over 6,000 ticks it
-// delivers about as much at a period of 64 or 256 as at 8 (found only where a walk ended,
-// a period of 64 had delivered an eleventh as much, and the colony starved).
+// delivers about as much at a period of 64 or 256 as at 8 (found only where a walk ends,
+// a period of 64 would deliver an eleventh as much, and the colony starve).
 TEST(Dormant, AColonyOutOfViewForagesAtLongPeriods) {
   auto delivered = [](u32 period) {
     const std::string text = R"({ "seed": 3, "world": { "width": 128, "height": 128, "chunk_size": 16 },
@@ -859,8 +858,8 @@ TEST(Dormant, AColonyOutOfViewForagesAtLongPeriods) {
 }
 
 // An ant ages by every tick it lives, whichever tier it spends them in: one whose chunk
-// joins the region catches up the ticks since its last dormant step (it had lost them,
-// and lived longer the more often the camera passed).
+// joins the region catches up the ticks since its last dormant step (lost, they would
+// let it live longer the more often the camera passed).
 TEST(Tiers, AnAntAgesByEveryTickAcrossRegionMoves) {
   Scenario s = small_world(128, 128, 16);
   s.rules.dormant_period = 8;
@@ -888,7 +887,7 @@ TEST(Tiers, AnAntAgesByEveryTickAcrossRegionMoves) {
 }
 
 // A region given a position but no size spans the whole map that way, as the scenario
-// documentation says (it had started at the position and left everything before it dormant).
+// documentation says (not from the position on, leaving everything before it dormant).
 TEST(Tiers, ARegionWithoutASizeIsTheWholeMap) {
   Scenario s = small_world(128, 128, 16);
   s.region_x = 100, s.region_y = 100;
@@ -900,8 +899,8 @@ TEST(Tiers, ARegionWithoutASizeIsTheWholeMap) {
 }
 
 // Out of sight, a dormant ant's walk is checked every half cell: a wall of water one cell
-// thick around the nest holds it in (the walk had been checked at its end only and jumped
-// such walls, carrying food out of a closed nest).
+// thick around the nest holds it in (a walk checked at its end only would jump such walls,
+// carrying food out of a closed nest).
 TEST(Tiers, DormantAntsDoNotCrossAThinWall) {
   Scenario s = small_world(128, 128, 16);
   s.region_x = 120, s.region_y = 120, s.region_w = 1, s.region_h = 1;  // all but the far corner dormant
