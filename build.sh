@@ -8,9 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake g++ make ccache pkg-config libsdl2-dev libsdl2-image-dev libimgui-dev libglm-dev
-          libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libstb-dev
-          libzstd-dev libxxhash-dev)
+# What the build uses (compilers, CMake's packages), then what the tests and benchmarks run:
+# GoogleTest, Google Benchmark, python3 (bench/ratios.py, which the bench smoke test runs)
+# and Mesa's software OpenGL (llvmpipe), which SDL's offscreen driver renders with.
+PACKAGES=(cmake g++ make ccache pkg-config libsdl2-dev libsdl2-image-dev libimgui-dev
+          nlohmann-json3-dev libcli11-dev libstb-dev libzstd-dev libxxhash-dev
+          libgtest-dev libbenchmark-dev python3 libgl1-mesa-dri)
 FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
@@ -37,7 +40,13 @@ configure_and_build() {  # dir, extra cmake args..., then targets after --
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   targets=("$@")
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "${args[@]}" >/dev/null
+  # Quiet when it works; when it does not, cmake's own words say why.
+  mkdir -p "$dir"
+  if ! cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release "${args[@]}" >"$dir/configure.log" 2>&1; then
+    cat "$dir/configure.log" >&2
+    echo "build.sh: cmake could not configure $dir (its output is above and in $dir/configure.log)" >&2
+    exit 1
+  fi
   if [ ${#targets[@]} -gt 0 ]; then
     cmake --build "$dir" -j "$JOBS" --target "${targets[@]}"
   else

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "files.h"
+#include "version.h"
 
 namespace colony {
 
@@ -142,6 +143,7 @@ int parse_options(int argc, char** argv, Options& out) {
   CLI::App app{"Colony — an ant colony on variable-count component pools", "colony"};
   app.option_defaults()->always_capture_default();
 
+  app.set_version_flag("--version", version_line(), "Print the version and the commit it was built from, and exit");
   auto* headless = app.add_flag("--headless", out.headless, "Run without a window for --ticks ticks");
   app.add_option("--scenario", out.scenario, "Scenario JSON file")->check(kReadableFile);
   app.add_option("--ticks", out.ticks, "Headless: ticks to run (with --replay: the recording's length)")
@@ -186,6 +188,9 @@ int parse_options(int argc, char** argv, Options& out) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::fputs(app.help().c_str(), stdout);
+    return 1;
+  } catch (const CLI::CallForVersion& e) {
+    std::printf("%s\n", e.what());
     return 1;
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();

@@ -33,7 +33,7 @@ struct Options {
   std::string replay;            // play these commands back
 };
 
-// Parses argv into out. Returns 0 when the program should run, 1 when --help was
+// Parses argv into out. Returns 0 when the program should run, 1 when --help or --version was
 // printed (exit 0), 2 after printing one error line for a bad flag or value.
 int parse_options(int argc, char** argv, Options& out);
 

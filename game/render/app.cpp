@@ -15,8 +15,7 @@
 
 #include <SDL_image.h>
 #include <imgui.h>
-#include <imgui_impl_sdl.h>
-#include <imgui_impl_sdlrenderer.h>
+#include <imgui_sdl_backends.h>
 
 #include <algorithm>
 #include <array>
@@ -194,8 +193,7 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // window positions live for the run only
   style_ui();
-  ImGui_ImplSDL2_InitForSDLRenderer(app.window);
-  ImGui_ImplSDLRenderer_Init(app.renderer);
+  imgui_sdl::init(app.window, app.renderer);
   app.imgui_ready = true;
   debugger_init(app.debugger, config.debug_ui);
 
@@ -220,7 +218,7 @@ void app_shutdown(App& app) {
   free_batch(app.batch);
   free_atlas(app.atlas);
   if (app.imgui_ready) {
-    ImGui_ImplSDLRenderer_Shutdown();
+    imgui_sdl::shutdown_renderer();
     ImGui_ImplSDL2_Shutdown();
     ImGui::DestroyContext();
     app.imgui_ready = false;
@@ -695,7 +693,7 @@ namespace {
 // as a button held this frame, so it takes the click at that place. Later presses of the
 // same frame (rare: two clicks in one frame) go where the first went.
 void begin_interface_frame(App& app) {
-  ImGui_ImplSDLRenderer_NewFrame();
+  imgui_sdl::new_renderer_frame();
   ImGui_ImplSDL2_NewFrame();
   // The pointer as SDL's own events left it. The SDL2 backend of Dear ImGui 1.86 reads
   // SDL's global mouse state on X11, which SDL refreshes only on raw input events: with a
@@ -893,7 +891,7 @@ bool app_frame(App& app) {
   FrameTimes ft{st.build_ms, st.submit_ms, st.ui_ms, st.fps, st.tps, st.rss_mb, st.peak_rss_mb};
   draw_debugger(app.debugger, g, ft, app.link);
   ImGui::Render();
-  ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+  imgui_sdl::render(ImGui::GetDrawData());
   double ui_ms = ms_since(t_ui);
 
   // Smoothed timings and rates.

@@ -7,7 +7,7 @@
 #include <SDL.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
-#include <imgui_impl_sdlrenderer.h>
+#include <imgui_sdl_backends.h>
 
 #include <cstdlib>
 #include <memory>
@@ -73,7 +73,7 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
   io.DisplaySize = ImVec2(1280, 800);
-  ASSERT_TRUE(ImGui_ImplSDLRenderer_Init(renderer));
+  ASSERT_TRUE(imgui_sdl::init_renderer(renderer));
 
   std::string err;
   std::unique_ptr<Game> g = make_game(busy_scenario(), 3, &err);
@@ -86,7 +86,7 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   auto render_frame = [&](int frame) {
     simulate_tick(*g);
     debugger_after_tick(dbg, *g);
-    ImGui_ImplSDLRenderer_NewFrame();
+    imgui_sdl::new_renderer_frame();
     io.DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
     // Select the far colony's queen (away from the bombs), as a click in the world would.
@@ -95,7 +95,7 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
     ImGui::Render();
     SDL_SetRenderDrawColor(renderer, 10, 10, 10, 255);
     SDL_RenderClear(renderer);
-    ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+    imgui_sdl::render(ImGui::GetDrawData());
     ASSERT_EQ(SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, px.data(), 1280 * 4), 0) << SDL_GetError();
   };
   for (int frame = 0; frame < 150; ++frame) render_frame(frame);
@@ -161,7 +161,7 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
     SDL_FreeSurface(s);
   }
 
-  ImGui_ImplSDLRenderer_Shutdown();
+  imgui_sdl::shutdown_renderer();
   ImGui::DestroyContext();
   SDL_DestroyRenderer(renderer);
   SDL_FreeSurface(target);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -553,6 +554,34 @@ TEST(Cli, EveryFlagRefusesARepeatAnEmptyValueAndAValueLikeAFlag) {
 TEST(Cli, HelpExitsZero) {
   ProcessResult r = run("--help");
   EXPECT_EQ(r.code, 0);
+}
+
+// What a shell command prints on its standard output, and how it exits.
+std::string output_of(const std::string& cmd, int* code) {
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[256];
+    while (size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    int status = pclose(p);
+    *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  return out;
+}
+
+// --version prints one line, the project's version and the commit the binary was built
+// from (the source tree's HEAD, as the build that ran before this test saw it; "unknown"
+// where the sources are not a git checkout), and exits 0 without running anything.
+TEST(Cli, VersionNamesTheVersionAndTheCommit) {
+  int git_code = -1;
+  std::string commit = output_of("git -C '" COLONY_SOURCE_DIR "' rev-parse --short HEAD 2>/dev/null", &git_code);
+  if (!commit.empty() && commit.back() == '\n') commit.pop_back();
+  if (git_code != 0 || commit.empty()) commit = "unknown";
+  int code = -1;
+  fs::path err = temp_dir() / "version_stderr.txt";
+  std::string out = output_of(std::string(COLONY_EXE) + " --version 2>" + err.string(), &code);
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(out, std::string("colony ") + COLONY_PROJECT_VERSION + " (commit " + commit + ")\n");
+  EXPECT_EQ(read_file(err), "");
 }
 
 }  // namespace
