@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 # and Mesa's software OpenGL (llvmpipe), which SDL's offscreen driver renders with.
 PACKAGES=(cmake g++ make ccache pkg-config libsdl2-dev libsdl2-image-dev libimgui-dev
           nlohmann-json3-dev libcli11-dev libstb-dev libzstd-dev libxxhash-dev
-          libgtest-dev libbenchmark-dev python3 libgl1-mesa-dri)
+          libglm-dev libgtest-dev libbenchmark-dev python3 libgl1-mesa-dri)
 FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
