@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "game.h"
+#include "history.h"
 #include "replay.h"
 #include "save.h"
 
@@ -137,6 +138,17 @@ int run_headless(const Options& o) {
     std::fprintf(stderr, "colony: %s: %s\n", printable(o.record).c_str(), err.c_str());
     return 2;
   }
+  // --rewind-check keeps the rewind history of the run (its memory: --history-mb).
+  History history;
+  const bool rewinding = o.rewind_check > 0;
+  if (rewinding) {
+    HistorySettings settings;
+    settings.max_bytes = o.history_mb_given ? o.history_mb << 20 : 0;
+    if (!history_start(history, g, &err, settings)) {
+      std::fprintf(stderr, "colony: --rewind-check: %s\n", err.c_str());
+      return 2;
+    }
+  }
   // A replay runs its recorded length unless --ticks says otherwise.
   const u64 ticks = replaying && !o.ticks_given ? replayer.replay.ticks : o.ticks;
   RunInfo info;
@@ -168,8 +180,10 @@ int run_headless(const Options& o) {
   for (u64 t = 0; t < ticks; ++t) {
     if (replaying) replayer.before_tick(g);
     if (recording) recorder.before_tick(g);
+    if (rewinding) history_before_tick(history, g);
     simulate_tick(g);
     if (recording) recorder.after_tick(g);
+    if (rewinding) history_after_tick(history, g);
     if (replaying && !replayer.after_tick(g)) {
       diverged = true;
       break;
@@ -216,6 +230,23 @@ int run_headless(const Options& o) {
       return 3;
     }
     std::fprintf(stderr, "colony: %s\n", replayer.summary(o.replay, g.tick, "stopped").c_str());
+  }
+  // The rewind check: random ticks of the history restored and re-simulated, every tick
+  // compared with live play.
+  if (rewinding && !diverged) {
+    auto t0 = std::chrono::steady_clock::now();
+    u64 compared = 0;
+    constexpr u32 kRewinds = 24;
+    std::vector<std::string> bad = history_check(history, kRewinds, g.seed ^ g.tick, &compared);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr,
+                 "colony: rewind check: %u rewinds to random ticks of %.1f s of history (%zu keyframes every %u ticks, %s, slowest "
+                 "keyframe %.1f ms), %" PRIu64 " re-simulated ticks compared with live play in %.1f s: %s\n",
+                 kRewinds, history_seconds(history), history.keyframes.size(), history.interval,
+                 size_text(double(history_bytes(history))).c_str(), history.slowest_keyframe_ms, compared, secs,
+                 bad.empty() ? "all equal" : "MISMATCH");
+    for (const std::string& b : bad) std::fprintf(stderr, "colony: rewind check: %s\n", b.c_str());
+    if (!bad.empty()) return 3;
   }
   // Violations this run found (a loaded world may carry a count from before).
   if (found) {

@@ -158,6 +158,14 @@ int parse_options(int argc, char** argv, Options& out) {
   // The window has its own switch (the debugger's Stress panel: validate every tick).
   app.add_flag("--validate", out.validate, "Headless: run the pool validator every tick (violations: exit 3)")->needs(headless);
 
+  app.add_option("--rewind-check", out.rewind_check,
+                 "Headless: run N ticks, then rewind to random ticks of the history and re-simulate them (a hash differing from live play: exit 3)")
+      ->transform(whole_number(1, 1'000'000'000))
+      ->needs(headless)
+      ->excludes("--ticks");
+  app.add_option("--history-mb", out.history_mb,
+                 "Memory for the rewind history in MB (default: 256 or an eighth of the memory budget, the less; 0: none)")
+      ->transform(whole_number(0, 1'000'000));
   // The window's options mean nothing without a window: refused with --headless.
   CLI::Option* window_only[] = {
       app.add_option("--screenshot", out.screenshot, "Write the last frame to this PNG and exit")->check(kPngName)->check(kWritableFile),
@@ -202,6 +210,8 @@ int parse_options(int argc, char** argv, Options& out) {
   out.scenario_given = app.count("--scenario") > 0;
   out.ticks_given = app.count("--ticks") > 0;
   out.seed_given = app.count("--seed") > 0;
+  out.history_mb_given = app.count("--history-mb") > 0;
+  if (out.rewind_check) out.ticks = out.rewind_check;
   if (out.seed_given) std::from_chars(seed_text.data(), seed_text.data() + seed_text.size(), out.seed);
   if (!out.scenario_given) out.scenario = asset_dir() + "/scenarios/default.json";
   if (std::string problem = same_file_problem(out); !problem.empty()) {

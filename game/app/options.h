@@ -18,6 +18,13 @@ struct Options {
   std::string report;            // headless: JSON report path ("" = none)
   bool validate = false;         // run the validator every tick
   std::uint64_t series_every = 1000;  // headless: the report's population series, a sample every this many ticks (0 = none)
+  // Headless: after the run, rewind to random ticks of the history and re-simulate them,
+  // comparing hashes with live play (0: no check; the run is this many ticks).
+  std::uint64_t rewind_check = 0;
+  // The rewind history's memory in MB (default: min(256, an eighth of the memory budget));
+  // 0 keeps none.
+  std::uint64_t history_mb = 0;
+  bool history_mb_given = false;
 
   // Window
   std::string screenshot;        // write the last frame as PNG and exit

@@ -351,6 +351,63 @@ void debugger_after_tick(Debugger& dbg, Game& g) {
   }
 }
 
+Series cut_series(const Series& s, int n) {
+  Series out;
+  size_series(out, int(s.values.size()));
+  const int ring = int(s.values.size()), keep = std::max(0, s.count - std::max(0, n));
+  const int first = s.count == ring ? s.head : 0;  // the oldest sample
+  for (int i = 0; i < keep; ++i) out.push(s.values[size_t((first + i) % ring)]);
+  return out;
+}
+
+namespace {
+
+// The panels follow `game` as the world they know (no forgetting: it is the same world at
+// another tick); the chunk counts and pool map cells are gathered again at once.
+void adopt_world(Debugger& dbg, const Game& game) {
+  dbg.world_seen = game.ecs.get();
+  dbg.last_tick = game.tick;
+  dbg.chunk_data = ChunkMapData{};
+  dbg.map_cells.clear();
+  dbg.map_cells_pool = -1;
+  dbg.tick_system_max.fill(0);
+  dbg.ticks_since_draw = 0;
+}
+
+void plots_from(Debugger& dbg, const Debugger::TickPlots& p, int cut) {
+  for (size_t i = 0; i < dbg.taken_history.size(); ++i) {
+    dbg.taken_history[i] = cut_series(p.taken[i], cut);
+    dbg.removes_history[i] = cut_series(p.removes[i], cut);
+  }
+  dbg.alive_history = cut_series(p.alive, cut);
+}
+
+}  // namespace
+
+void debugger_show_past(Debugger& dbg, const Game& game, unsigned long long live_tick) {
+  if (!dbg.holding_live_plots) {
+    dbg.live_plots.taken = dbg.taken_history;
+    dbg.live_plots.removes = dbg.removes_history;
+    dbg.live_plots.alive = dbg.alive_history;
+    dbg.live_plots_tick = live_tick;
+    dbg.holding_live_plots = true;
+  }
+  const unsigned long long back = dbg.live_plots_tick - std::min<unsigned long long>(game.tick, dbg.live_plots_tick);
+  plots_from(dbg, dbg.live_plots, int(std::min<unsigned long long>(back, 1u << 30)));
+  adopt_world(dbg, game);
+}
+
+void debugger_show_live(Debugger& dbg, const Game& live) {
+  if (dbg.holding_live_plots) plots_from(dbg, dbg.live_plots, 0);
+  dbg.holding_live_plots = false;
+  adopt_world(dbg, live);
+}
+
+void debugger_fork(Debugger& dbg) {
+  dbg.holding_live_plots = false;
+  dbg.live_plots = Debugger::TickPlots{};
+}
+
 Handle debugger_highlight(const Debugger& dbg, const Game& game) {
   if (game.ecs.get() != dbg.world_seen) return {};
   if (dbg.open && dbg.show_pool_map && dbg.map_hover.valid) return dbg.map_hover.owner;

@@ -148,6 +148,16 @@ struct Debugger {
   std::array<Series, kMaxPools> taken_history;
   std::array<Series, kMaxPools> removes_history;
   Series alive_history;
+  // Rewind: while the window shows a past tick, the tick plots as they stood at the live
+  // tick (live_plots_tick, their newest sample) are kept here, and every past tick shown
+  // is these cut at that tick.
+  struct TickPlots {
+    std::array<Series, kMaxPools> taken, removes;
+    Series alive;
+  };
+  TickPlots live_plots;
+  bool holding_live_plots = false;
+  unsigned long long live_plots_tick = 0;
   unsigned long long ticks_seen = 0;
   // The world the history belongs to; a new world (scenario loaded, save restored) or a tick
   // going backwards clears history, caches, counters and the selection.
@@ -205,6 +215,16 @@ void debugger_validate(Debugger& dbg, Game& game);
 void queue_spawn(Debugger& dbg, Game& game);         // spawn_count ants of spawn_colony/caste at its nest
 void queue_random_bombs(Debugger& dbg, Game& game);  // bomb_count bombs on random simulated ants
 void queue_random_kill(Debugger& dbg, Game& game);   // kill kill_percent % of all ants
+// Rewind (the window's timeline). debugger_show_past: `game` is a past tick of the world the
+// debugger follows and `live_tick` the present; the panels follow `game` without
+// forgetting the world, and the tick plots end at game.tick (cut from the live plots, kept
+// aside on the first call). debugger_show_live: back to the present world, its plots back.
+// debugger_fork: the past tick shown becomes the present; the plots cut there go on.
+void debugger_show_past(Debugger& dbg, const Game& game, unsigned long long live_tick);
+void debugger_show_live(Debugger& dbg, const Game& live);
+void debugger_fork(Debugger& dbg);
+// The newest n samples of a series dropped (the rest in order, oldest first).
+Series cut_series(const Series& s, int n);
 // Draws every open debugger window. Call between ImGui::NewFrame() and ImGui::Render().
 void draw_debugger(Debugger& dbg, Game& game, const FrameTimes& times, DebugLink& link);
 // The entity whose pieces the world view highlights (null when none, and for a world the

@@ -26,6 +26,7 @@
 #include "files.h"
 #include "headless.h"
 #include "hud.h"
+#include "timeline.h"
 
 namespace colony::render {
 
@@ -129,6 +130,8 @@ void install_game(App& app, std::unique_ptr<Game> game, const std::string& path)
   reset_terrain_layer(app.terrain);
   reset_effects(app.effects, *app.game);
   open_view(app);
+  // The new world's history begins at its first tick (a save's or a replay's too).
+  start_history(app);
   if (app.window) {
     const std::string& name = app.game->scenario.name;
     SDL_SetWindowTitle(app.window, name.empty() ? "Colony" : ("Colony - " + name).c_str());
@@ -342,6 +345,11 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
     if (first_press) say_tools_off(app);
     return;
   }
+  // A past tick is looked at, not changed: the tools act once play goes on from it.
+  if (rewound(app)) {
+    if (first_press) show_notice(app, "a past tick: Space plays on from it (dropping the recorded future), End goes back to live");
+    return;
+  }
   Command c;
   if (!tool_command(app, wx, wy, &c)) return;
   bool drags = c.kind == CommandKind::PaintTerrain || c.kind == CommandKind::Ignite;
@@ -372,6 +380,7 @@ void change_speed(App& app, bool faster) {
 bool acts_on_repeat(SDL_Keycode key) {
   switch (key) {
     case SDLK_PERIOD:
+    case SDLK_COMMA:
     case SDLK_EQUALS:
     case SDLK_PLUS:
     case SDLK_KP_PLUS:
@@ -407,11 +416,20 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
         app.quit = true;
       break;
     case SDLK_q: app.quit = true; break;
-    case SDLK_SPACE: app.paused = !app.paused, app.tick_debt = 0; break;
-    case SDLK_PERIOD:
-      app.paused = true;
-      ++app.step_requests;
+    case SDLK_SPACE:
+      // From a past tick, play asks first: it drops the recorded future.
+      if (rewound(app)) app.fork_asked = true;
+      else app.paused = !app.paused, app.tick_debt = 0;
       break;
+    case SDLK_PERIOD:
+      if (rewound(app)) app.rewind_request = {RewindRequest::ToTick, app.game->tick + 1};
+      else app.paused = true, ++app.step_requests;
+      break;
+    case SDLK_COMMA:
+      app.paused = true;
+      if (app.game->tick > app.history.first) app.rewind_request = {RewindRequest::ToTick, app.game->tick - 1};
+      break;
+    case SDLK_END: app.rewind_request = {RewindRequest::Live, 0}; break;
     case SDLK_EQUALS:
     case SDLK_PLUS:
     case SDLK_KP_PLUS: change_speed(app, true); break;
@@ -582,7 +600,15 @@ namespace {
 // steps while paused, and never more than the per-frame budget (the rest is dropped, so a
 // slow machine runs slower instead of spiralling).
 uint32_t run_ticks(App& app, double dt) {
+  // A past tick shown: time stands still there; a step goes one tick on through the history.
+  if (rewound(app)) {
+    app.tick_debt = 0;
+    if (app.step_requests) app.rewind_request = {RewindRequest::ToTick, app.game->tick + app.step_requests};
+    app.step_requests = 0;
+    return 0;
+  }
   Game& g = *app.game;
+  History& history = app.history;
   uint64_t want = 0;
   if (app.paused) {
     want = app.step_requests;
@@ -599,6 +625,7 @@ uint32_t run_ticks(App& app, double dt) {
   for (; done < want; ++done) {
     if (!fixed && done > 0 && ms_since(t0) > kTickBudgetMs) break;
     if (app.before_tick) app.before_tick(g);
+    history_before_tick(history, g);
     const uint64_t asked = ants_asked(g), refused_before = g.command_spawns_refused;
     simulate_tick(g);
     // Ants asked for and refused for want of room say so (the HUD's counter alone mixed
@@ -607,6 +634,7 @@ uint32_t run_ticks(App& app, double dt) {
       show_notice(app, std::to_string(g.command_spawns_refused - refused_before) + " of " + std::to_string(asked) +
                            " ants refused: no room in " + refusing_pools(g, true));
     if (app.after_tick) app.after_tick(g);
+    history_after_tick(history, g);
     debugger_after_tick(app.debugger, g);
   }
   app.stats.sim_ms = ms_since(t0);
@@ -841,10 +869,13 @@ bool app_frame(App& app) {
       show_error(app, err);
   }
   if (app.link.selected != app.selected) app.selected = app.link.selected;
+  serve_rewind_request(app);
 
   update_camera(app, dt);
-  follow_with_region(app);
-  app.debugger.commands_off = app.tools_off;  // before the ticks: auto-bomb queues in them
+  // A past tick keeps the region it had (its next ticks re-simulate with the recorded one).
+  if (!rewound(app)) follow_with_region(app);
+  // Before the ticks: auto-bomb queues in them. A past tick takes no commands.
+  app.debugger.commands_off = app.tools_off || rewound(app);
   uint32_t ticks = run_ticks(app, dt);
   advance_effects(app.effects, float(dt), app.camera);
 
@@ -881,6 +912,7 @@ bool app_frame(App& app) {
   // Interface.
   uint64_t t_ui = now_ns();
   if (!app.skip_ui) draw_ui(app);
+  if (!app.skip_ui && app.show_hud) draw_timeline(app);
   // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
   // Set each frame because the font's line height is known only after NewFrame.
   app.debugger.top_clear = std::max(hud_compact_bottom(app), toolbar_bottom());
@@ -937,6 +969,7 @@ bool app_frame(App& app) {
   s.sum_present_ms += present_ms;
   s.present_ms += (present_ms - s.present_ms) * k;
   s.frame_ms += (work_ms + present_ms - s.frame_ms) * k;
+  if (s.frames > 60 && work_ms > s.longest_frame_ms) s.longest_frame_ms = work_ms, s.longest_frame_tick = app.game->tick;
   return !last;
 }
 

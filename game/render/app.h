@@ -18,6 +18,7 @@
 #include "camera.h"
 #include "effects.h"
 #include "game.h"
+#include "history.h"
 #include "terrain_layer.h"
 #include "world_batch.h"
 
@@ -39,6 +40,10 @@ struct WindowConfig {
   // When set (--load, --replay), builds the world instead of the scenario file.
   std::function<std::unique_ptr<Game>(std::string* err)> make_world;
   bool fixed_step = false;  // every frame advances exactly 1/60 s (deterministic runs)
+  // The rewind history's memory bound in bytes (0: default_history_bytes()); history_off
+  // keeps none (no timeline).
+  uint64_t history_bytes = 0;
+  bool history_off = false;
 };
 
 enum class Tool : uint8_t { Select = 0, Bomb, BigBomb, Ignite, Food, PaintWater, PaintRock, PaintGrass, Spawn, Count };
@@ -58,6 +63,17 @@ struct FrameStats {
   double slowest_fps = 0;
   // Sums over the run, for averages: build, submit, present (ms).
   double sum_build_ms = 0, sum_submit_ms = 0, sum_present_ms = 0, sum_ui_ms = 0, sum_sim_ms = 0;
+  // The longest frame's work (ms, wall clock, present left out) after the first 60 frames
+  // (they build every chunk texture), and the tick it ended at.
+  double longest_frame_ms = 0;
+  uint64_t longest_frame_tick = 0;
+};
+
+// What the timeline and the rewind keys ask for; done at the start of the next frame, before
+// the ticks (a frame's drawing keeps to one world).
+struct RewindRequest {
+  enum Kind : uint8_t { None = 0, ToTick, Live, Fork } kind = None;
+  uint64_t tick = 0;
 };
 
 struct App {
@@ -180,6 +196,17 @@ struct App {
 
   DebugLink link;
   Debugger debugger;
+
+  // Rewind (history.h, timeline.cpp): the running world's recent past. While a past tick is
+  // shown the live world is held aside in live_game, frozen at its tick.
+  History history;
+  std::unique_ptr<Game> live_game;
+  RewindRequest rewind_request;
+  bool fork_asked = false;  // the timeline asks before play drops the recorded future
+  // Called with the world that plays on after a fork: a recording drops its future too.
+  std::function<void(const Game&)> on_fork;
+  // Why forking is refused in this window (a replay checks one world), or "".
+  std::string fork_refused_because;
 };
 
 // Sets ticks_fall_short from the measured tick rate against 60 x speed: not while paused,

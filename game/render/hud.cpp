@@ -16,6 +16,7 @@
 
 #include "app.h"
 #include "debugger.h"
+#include "timeline.h"
 #include "ui_text.h"
 
 namespace colony::render {
@@ -59,8 +60,10 @@ const HelpLine kHelpLines[] = {
     {"Mouse wheel", "zoom toward the cursor"},
     {"F", "follow the selected ant"},
     {"H, Home", "show the whole map"},
-    {"Space", "pause / resume"},
-    {".", "single tick (pauses; held, repeats)"},
+    {"Space", "pause / resume; rewound: play on from the tick shown (asks first)"},
+    {".", "single tick (pauses; held, repeats); rewound: one tick on"},
+    {",", "one tick back through the last minute (rewind; held, repeats)"},
+    {"End", "rewound: back to the live world (nothing forks)"},
     {"+ / -", "simulation speed 1x .. 64x"},
     {"P", "pheromone overlay: off, to-food, to-home, danger"},
     {"F1", "this help"},
@@ -215,8 +218,14 @@ void draw_toolbar(App& app) {
     }
     const char* play = app.paused ? "Play" : "Pause";
     place(button_width(play));
-    if (ImGui::Button(play)) app.paused = !app.paused;
-    if (toolbar_button("Step")) app.paused = true, ++app.step_requests;
+    if (ImGui::Button(play)) {
+      if (rewound(app)) app.fork_asked = true;
+      else app.paused = !app.paused;
+    }
+    if (toolbar_button("Step")) {
+      if (rewound(app)) app.rewind_request = {RewindRequest::ToTick, app.game->tick + 1};
+      else app.paused = true, ++app.step_requests;
+    }
     if (toolbar_button("-")) app.speed = app.speed > 1 ? app.speed / 2 : 1;
     char speed[16];
     std::snprintf(speed, sizeof speed, "%2dx", app.speed);
@@ -297,7 +306,17 @@ void draw_hud(App& app) {
     } else {
       ImGui::Text("FPS %.0f  TPS %.0f  %dx%s", app.stats.fps, app.stats.tps, app.speed, app.paused ? "  PAUSED" : "");
     }
-    ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
+    // A re-simulated tick that differed from its live self is a bug, and says so here.
+    if (!app.history.mismatch.empty()) {
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "ants %llu  tick %llu  REWIND MISMATCH", (unsigned long long)ants_alive(g),
+                         (unsigned long long)g.tick);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", app.history.mismatch.c_str());
+    } else if (rewound(app)) {
+      ImGui::TextColored(ImVec4(1, 0.88f, 0.5f, 1), "ants %llu  tick %llu of %llu", (unsigned long long)ants_alive(g),
+                         (unsigned long long)g.tick, (unsigned long long)live_tick(app));
+    } else {
+      ImGui::Text("ants %llu  tick %llu", (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
+    }
     // What the window simulates: the whole map as the scenario asks, or the view's region
     // under its cap (the rest of the map advances in the cheaper dormant model).
     if (simulates_whole_map(g))
@@ -401,11 +420,17 @@ static void draw_banners(const App& app) {
   }
   const float centre = 0.5f * (left + right), max_w = std::max(80.0f, right - left - 24);
   float y = (app.show_hud ? std::max(toolbar_bottom(), 60.0f) : 0.0f) + 12;
-  if (app.paused) {
+  if (rewound(app)) {
+    const bool narrow = max_w < 520;
+    y = draw_banner(narrow ? "REWOUND" : "REWOUND  (, . step  Space plays from here  End live)", centre, y, narrow ? 1.2f : 1.4f,
+                    IM_COL32(255, 225, 130, 255), max_w) + 12;
+  } else if (app.paused) {
     const bool narrow = max_w < 420;
     y = draw_banner(narrow ? "PAUSED" : "PAUSED  (Space resumes, . steps)", centre, y, narrow ? 1.2f : 1.6f,
                     IM_COL32(255, 225, 130, 255), max_w) + 12;
   }
+  if (!app.history.mismatch.empty())
+    y = draw_banner(("REWIND MISMATCH " + app.history.mismatch).c_str(), centre, y, 1.0f, kErrorColor, max_w) + 8;
   if (error_showing(app)) y = draw_banner(app.error.c_str(), centre, y, 1.0f, kErrorColor, max_w) + 8;
   if (notice_showing(app)) y = draw_banner(app.notice.c_str(), centre, y, 1.0f, kNoticeColor, max_w) + 8;
   if (app.seconds < app.fate_note_until && !app.fate_note.empty())

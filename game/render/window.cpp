@@ -26,11 +26,13 @@ void record_into(App& app, Recorder& recorder, const std::string& path) {
   app.locked_because = "while recording (a recording follows one world)";
   app.before_tick = [&recorder](Game& g) { recorder.before_tick(g); };
   app.after_tick = [&recorder](Game& g) { recorder.after_tick(g); };
+  app.on_fork = [&recorder](const Game& g) { recorder.cut_after(g); };
 }
 
 void play_back(App& app, Replayer& replayer, const std::string& path) {
   const std::string name = file_name(path), end = std::to_string(replayer.end_tick());
   app.locked_because = "in a replay's window, after its end too (the replay checks one world, to the exit)";
+  app.fork_refused_because = "in a replay's window (the replay checks one world; rewinding to look is fine)";
   app.before_tick = [&replayer](Game& g) { replayer.before_tick(g); };
   // The HUD's line: how far, then live; a divergence pauses the game once, shows its
   // message, and stays on that line for good (a message under the toolbar fades).
@@ -65,6 +67,8 @@ int run_window(const Options& options) {
   config.vsync = !options.no_vsync && options.frames == 0;
   if (!options.screenshot.empty() && options.frames == 0) config.frames = 1;
   config.fixed_step = config.frames > 0;
+  config.history_off = options.history_mb_given && options.history_mb == 0;
+  config.history_bytes = options.history_mb_given ? options.history_mb << 20 : 0;
 
   // The world may come from a save or from a replay's starting save instead of the scenario.
   Replayer replayer;
@@ -136,6 +140,14 @@ int run_window(const Options& options) {
                  (unsigned long long)s.frames, info.name ? info.name : "?", int(app.camera.view_w), int(app.camera.view_h),
                  (unsigned long long)ants_alive(*app.game), render::average_fps(app), slowest, s.sum_build_ms / n,
                  s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n, peak_resident_mb());
+    // The longest frame, and what the rewind history's keyframes cost (the frames that take
+    // one are among those measured).
+    const History& h = app.history;
+    std::fprintf(stderr,
+                 "colony: longest frame %.1f ms (at tick %llu); rewind history %s: %.1f s held, %zu keyframes every %u ticks, %s, "
+                 "slowest keyframe %.1f ms\n",
+                 s.longest_frame_ms, (unsigned long long)s.longest_frame_tick, h.keyframes.empty() ? "off" : "on", history_seconds(h),
+                 h.keyframes.size(), h.interval, size_text(double(history_bytes(h))).c_str(), h.slowest_keyframe_ms);
   }
   render::app_shutdown(app);
   return rc;

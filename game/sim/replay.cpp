@@ -87,6 +87,17 @@ void Recorder::after_tick(const Game& g) {
   if (replay.ticks % replay.hash_interval == 0) replay.hashes.push_back(state_hash(g));
 }
 
+void Recorder::cut_after(const Game& g) {
+  const std::uint64_t tick = std::max(g.tick, replay.start_tick);
+  if (tick < replay.start_tick + replay.ticks) {
+    while (!replay.events.empty() && replay.events.back().tick >= tick) replay.events.pop_back();
+    replay.ticks = tick - replay.start_tick;
+    replay.digests.resize(size_t(replay.ticks));
+    replay.hashes.resize(size_t(replay.ticks / replay.hash_interval));
+  }
+  last_region[0] = g.region_x, last_region[1] = g.region_y, last_region[2] = g.region_w, last_region[3] = g.region_h;
+}
+
 bool Recorder::write(const std::string& path, std::string* err) const {
   PendingFile file;
   return file.open(path, err) && write(file, err) && file.commit(err);

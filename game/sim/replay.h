@@ -66,6 +66,10 @@ struct Recorder {
   bool start(const Game& g, std::string* err, std::uint32_t hash_interval = 0);
   void before_tick(const Game& g);
   void after_tick(const Game& g);
+  // A fork: g, a world restored at an earlier tick of the recording, plays on from its
+  // tick. The recording forgets what it holds after that tick and goes on from g, so it
+  // plays back to the forked future.
+  void cut_after(const Game& g);
   // Writes the file (temporary file + rename). False with "<path>: <problem>".
   bool write(const std::string& path, std::string* err) const;
   // Writes into a file opened by the caller and closes it without committing it.
