@@ -51,6 +51,8 @@ void show_past(App& app, std::unique_ptr<Game> g) {
   app.tick_debt = 0;
   reset_terrain_layer(app.terrain);
   reset_effects(app.effects, *app.game);
+  // The blasts of the ticks stepped through from here explode as they did live.
+  app.effects.next_tick = app.game->tick;
   debugger_show_past(app.debugger, *app.game, live_tick(app));
 }
 
@@ -113,6 +115,7 @@ void back_to_live(App& app) {
   if (!rewound(app)) return;
   app.game = std::move(app.live_game);
   app.fork_asked = false;
+  app.paused = true;  // the present as it was left, until play goes on
   reset_terrain_layer(app.terrain);
   reset_effects(app.effects, *app.game);
   debugger_show_live(app.debugger, *app.game);
