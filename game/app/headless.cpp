@@ -240,10 +240,11 @@ int run_headless(const Options& o) {
     std::vector<std::string> bad = history_check(history, kRewinds, g.seed ^ g.tick, &compared);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr,
-                 "colony: rewind check: %u rewinds to random ticks of %.1f s of history (%zu keyframes every %u ticks, %s, slowest "
-                 "keyframe %.1f ms), %" PRIu64 " re-simulated ticks compared with live play in %.1f s: %s\n",
+                 "colony: rewind check: %u rewinds to random ticks of %.1f s of history (%zu keyframes every %u ticks, %s; the slowest "
+                 "took %.1f ms CPU in its tick and %.1f ms CPU compressing on its own thread), %" PRIu64
+                 " re-simulated ticks compared with live play in %.1f s: %s\n",
                  kRewinds, history_seconds(history), history.keyframes.size(), history.interval,
-                 size_text(double(history_bytes(history))).c_str(), history.slowest_keyframe_ms, compared, secs,
+                 size_text(double(history_bytes(history))).c_str(), history.slowest_keyframe_ms, history.slowest_compress_ms, compared, secs,
                  bad.empty() ? "all equal" : "MISMATCH");
     for (const std::string& b : bad) std::fprintf(stderr, "colony: rewind check: %s\n", b.c_str());
     if (!bad.empty()) return 3;

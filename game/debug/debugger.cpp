@@ -895,7 +895,10 @@ void list_scenarios(Debugger& dbg) {
 void stress_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   // Wide enough for a count with its - and + buttons ("200" read "20" at 800 pixels).
   ImGui::PushItemWidth(std::max(110.0f, ImGui::GetContentRegionAvail().x * 0.5f));
-  if (dbg.commands_off) text_wrapped_colored(kSessionColor, "The replay plays its recorded commands: these come back at its end.");
+  if (dbg.commands_off)
+    text_wrapped_colored(kSessionColor, "%s",
+                         dbg.commands_off_why.empty() ? "The replay plays its recorded commands: these come back at its end."
+                                                      : dbg.commands_off_why.c_str());
   ImGui::BeginDisabled(dbg.commands_off);
 
   section_title("Spawn");

@@ -96,6 +96,8 @@ struct Debugger {
   // Set by the game each frame: a replay is playing its recorded commands, so the Stress
   // panel's actions (and auto-bomb) are off; they would be queued and thrown away.
   bool commands_off = false;
+  // Why, as the Stress panel says it ("" gives the replay's reason).
+  std::string commands_off_why;
   // The display size the panels were last placed for. When the window's size changes the
   // panels are placed again for the new size (a panel the player moved goes back to its
   // place): ImGui keeps a panel on screen by pushing it towards the corner when the window

@@ -876,6 +876,8 @@ bool app_frame(App& app) {
   if (!rewound(app)) follow_with_region(app);
   // Before the ticks: auto-bomb queues in them. A past tick takes no commands.
   app.debugger.commands_off = app.tools_off || rewound(app);
+  app.debugger.commands_off_why = app.tools_off || !rewound(app) ? ""
+                                  : "A past tick is shown: these act once play goes on from it (Space) or back at live (End).";
   uint32_t ticks = run_ticks(app, dt);
   advance_effects(app.effects, float(dt), app.camera);
 

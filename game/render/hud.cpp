@@ -419,7 +419,8 @@ static void draw_banners(const App& app) {
     left = std::max(left, free.left + 8), right = std::min(right, free.right - 8);
   }
   const float centre = 0.5f * (left + right), max_w = std::max(80.0f, right - left - 24);
-  float y = (app.show_hud ? std::max(toolbar_bottom(), 60.0f) : 0.0f) + 12;
+  // Below the timeline, which sits right under the toolbar.
+  float y = (app.show_hud ? std::max(toolbar_bottom(), 60.0f) + timeline_height() : 0.0f) + 12;
   if (rewound(app)) {
     const bool narrow = max_w < 520;
     y = draw_banner(narrow ? "REWOUND" : "REWOUND  (, . step  Space plays from here  End live)", centre, y, narrow ? 1.2f : 1.4f,
@@ -446,6 +447,7 @@ float hud_compact_bottom(const App& app) {
 }
 
 float toolbar_bottom() { return toolbar_bottom_y; }
+float hud_right_edge() { return hud_right; }
 
 void draw_ui(App& app) {
   draw_help(app);

@@ -23,6 +23,8 @@ std::string refusing_pools(const Game& g, bool last_tick = false);
 // Where the toolbar ended on screen in the last frame it was drawn (0 before the first):
 // more than one row of buttons in a narrow window.
 float toolbar_bottom();
+// Where the HUD ended on the right in the last frame it was drawn.
+float hud_right_edge();
 
 // Every control, one line each (the help overlay and the README list these).
 struct HelpLine {

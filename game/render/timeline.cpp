@@ -21,6 +21,7 @@ namespace colony::render {
 
 namespace {
 float drawn_height = 0;
+TimelineBar drawn_bar;
 }  // namespace
 
 // [SECTION] Going to a tick
@@ -49,7 +50,6 @@ void show_past(App& app, std::unique_ptr<Game> g) {
   app.game = std::move(g);
   app.paused = true;
   app.tick_debt = 0;
-  reset_terrain_layer(app.terrain);
   reset_effects(app.effects, *app.game);
   // The blasts of the ticks stepped through from here explode as they did live.
   app.effects.next_tick = app.game->tick;
@@ -116,7 +116,6 @@ void back_to_live(App& app) {
   app.game = std::move(app.live_game);
   app.fork_asked = false;
   app.paused = true;  // the present as it was left, until play goes on
-  reset_terrain_layer(app.terrain);
   reset_effects(app.effects, *app.game);
   debugger_show_live(app.debugger, *app.game);
 }
@@ -176,6 +175,7 @@ void draw_bar(App& app, float width) {
   const float bar_h = 26;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##timeline_bar", ImVec2(width, bar_h));
+  drawn_bar = {p0.x, p0.y, width, bar_h};
   const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p1(p0.x + width, p0.y + bar_h);
@@ -232,19 +232,22 @@ void draw_fork_question(App& app) {
 }  // namespace
 
 float timeline_height() { return drawn_height; }
+TimelineBar timeline_bar() { return drawn_bar; }
 
 void draw_timeline(App& app) {
   drawn_height = 0;
   const History& h = app.history;
   if (h.keyframes.empty()) return;
+  // Under the toolbar, over the map between the HUD and the screen's edge (between the
+  // debugger's top panels when it is open), where the banners go below it.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  float left = 8, right = display.x - 8;
+  float left = hud_right_edge() + 8, right = display.x - 8;
   if (app.debugger.open) {
     const FreeSpan free = debugger_free_span(app.debugger, display.x);
     left = std::max(left, free.left + 8), right = std::min(right, free.right - 8);
   }
   const float width = std::max(240.f, right - left);
-  ImGui::SetNextWindowPos(ImVec2(left, display.y - 8), ImGuiCond_Always, ImVec2(0, 1));
+  ImGui::SetNextWindowPos(ImVec2(left, toolbar_bottom() + 6), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.75f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
@@ -272,15 +275,17 @@ void draw_timeline(App& app) {
       if (ImGui::Button("Back to live")) app.rewind_request = {RewindRequest::Live, 0};
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("End: the present, without forking");
       ImGui::SameLine();
-      ImGui::TextColored(ImVec4(1, 0.88f, 0.5f, 1), "REWOUND  tick %" PRIu64 " of %" PRIu64 "  (%.2f s back)", app.game->tick, live_tick(app),
+      ImGui::TextColored(ImVec4(1, 0.88f, 0.5f, 1), "tick %" PRIu64 " (-%.2f s)", app.game->tick,
                          double(live_tick(app) - app.game->tick) / kTicksPerSecond);
     } else {
-      ImGui::TextDisabled("live  tick %" PRIu64 "   drag the bar or press , to go back", app.game->tick);
+      ImGui::TextDisabled("live: drag the bar or press , to go back");
     }
     draw_bar(app, ImGui::GetContentRegionAvail().x);
-    ImGui::TextDisabled("history %.1f s (ticks %" PRIu64 "-%" PRIu64 "), %zu keyframes every %u ticks, %s of %s%s;  slowest keyframe %.1f ms",
-                        history_seconds(h), h.first, h.last, h.keyframes.size(), h.interval, size_text(double(history_bytes(h))).c_str(),
-                        size_text(double(h.max_bytes)).c_str(), h.thinned ? ", old ones thinned" : "", h.slowest_keyframe_ms);
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%.1f s held (ticks %" PRIu64 "-%" PRIu64 "), %s of %s; %zu keyframes every %u ticks%s, the slowest took %.1f ms CPU in its tick",
+                        history_seconds(h), h.first, h.last, size_text(double(history_bytes(h))).c_str(), size_text(double(h.max_bytes)).c_str(),
+                        h.keyframes.size(), h.interval, h.thinned ? " (old ones thinned)" : "", h.slowest_keyframe_ms);
+    ImGui::PopTextWrapPos();
     if (!h.mismatch.empty()) text_wrapped_colored(ImVec4(1, 0.45f, 0.35f, 1), "REWIND MISMATCH: %s", h.mismatch.c_str());
     drawn_height = ImGui::GetWindowHeight();
   }

@@ -36,7 +36,12 @@ bool fork_here(App& app, std::string* err);
 void serve_rewind_request(App& app);
 // The timeline window and the fork's question. Between NewFrame and Render.
 void draw_timeline(App& app);
-// The timeline window's height in pixels as drawn last (0 when hidden).
+// The timeline window's height in pixels as drawn last (0 when hidden), and where its bar
+// was (screen pixels; tests and the developer's camera press on it).
 float timeline_height();
+struct TimelineBar {
+  float x = 0, y = 0, w = 0, h = 0;
+};
+TimelineBar timeline_bar();
 
 }  // namespace colony::render

@@ -145,9 +145,10 @@ int run_window(const Options& options) {
     const History& h = app.history;
     std::fprintf(stderr,
                  "colony: longest frame %.1f ms (at tick %llu); rewind history %s: %.1f s held, %zu keyframes every %u ticks, %s, "
-                 "slowest keyframe %.1f ms\n",
+                 "slowest keyframe %.1f ms CPU in its tick (compression %.1f ms CPU on its own thread)\n",
                  s.longest_frame_ms, (unsigned long long)s.longest_frame_tick, h.keyframes.empty() ? "off" : "on", history_seconds(h),
-                 h.keyframes.size(), h.interval, size_text(double(history_bytes(h))).c_str(), h.slowest_keyframe_ms);
+                 h.keyframes.size(), h.interval, size_text(double(history_bytes(h))).c_str(), h.slowest_keyframe_ms,
+                 h.slowest_compress_ms);
   }
   render::app_shutdown(app);
   return rc;

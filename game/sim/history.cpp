@@ -18,6 +18,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 
 #include "random.h"
 #include "save.h"
@@ -69,22 +70,31 @@ u32 keyframe_interval(u64 keyframe_bytes, u64 max_bytes) {
 
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+// The calling thread's CPU time in ms: what a keyframe costs its thread, whatever else the
+// machine runs (wall time on a shared machine counts the time it waits its turn).
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
 
-std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& save) {
-  std::vector<std::uint8_t> out(ZSTD_compressBound(save.size()));
-  size_t n = ZSTD_compress(out.data(), out.size(), save.data(), save.size(), 1);
-  out.resize(ZSTD_isError(n) ? 0 : n);
-  out.shrink_to_fit();
-  return out;
+Compressed compress(const std::vector<std::uint8_t>& save) {
+  const double t0 = thread_cpu_ms();
+  Compressed c;
+  c.bytes.resize(ZSTD_compressBound(save.size()));
+  size_t n = ZSTD_compress(c.bytes.data(), c.bytes.size(), save.data(), save.size(), 1);
+  c.bytes.resize(ZSTD_isError(n) ? 0 : n);
+  c.bytes.shrink_to_fit();
+  c.cpu_ms = thread_cpu_ms() - t0;
+  return c;
 }
 
 // The world now as a keyframe: the save file, uncompressed, then zstd'd whole (one pass of
 // the compressor over a buffer in memory), here or on a thread of its own.
-bool make_keyframe(const Game& g, Keyframe& k, bool background, std::string* err) {
-  auto save = std::make_shared<std::vector<std::uint8_t>>();
+bool make_keyframe(History& h, const Game& g, Keyframe& k, bool background, std::string* err) {
+  std::shared_ptr<std::vector<std::uint8_t>> save;
+  if (!h.spare_saves.empty()) save = std::move(h.spare_saves.back()), h.spare_saves.pop_back();
+  else save = std::make_shared<std::vector<std::uint8_t>>();
   SaveOptions raw;
   raw.compress = false;
   if (!save_game_to_bytes(g, *save, err, raw)) return false;
@@ -95,7 +105,9 @@ bool make_keyframe(const Game& g, Keyframe& k, bool background, std::string* err
     k.compressing = std::async(std::launch::async, [save] { return compress(*save); });
     return true;
   }
-  k.zstd = compress(*save);
+  Compressed c = compress(*save);
+  k.zstd = std::move(c.bytes);
+  if (h.spare_saves.size() < 2) h.spare_saves.push_back(std::move(save));
   if (k.zstd.empty()) {
     if (err) *err = "zstd could not compress the keyframe";
     return false;
@@ -108,13 +120,16 @@ void settle(History& h, bool wait) {
   for (Keyframe& k : h.keyframes) {
     if (!k.compressing.valid()) continue;
     if (!wait && k.compressing.wait_for(std::chrono::seconds(0)) != std::future_status::ready) continue;
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::uint8_t> z = k.compressing.get();
-    h.slowest_compress_ms = std::max(h.slowest_compress_ms, ms_since(t0));
+    Compressed c = k.compressing.get();
+    h.slowest_compress_ms = std::max(h.slowest_compress_ms, c.cpu_ms);
+    std::vector<std::uint8_t>& z = c.bytes;
     if (z.empty()) continue;  // keeps the save itself: as good to restore from, only larger
     h.keyframe_bytes = h.keyframe_bytes - k.counted + z.size();
     k.counted = z.size();
     k.zstd = std::move(z);
+    // The buffer goes back for the next keyframe (a restore may still hold it: then it goes).
+    if (k.save.use_count() == 1 && h.spare_saves.size() < 2)
+      h.spare_saves.push_back(std::const_pointer_cast<std::vector<std::uint8_t>>(std::move(k.save)));
     k.save.reset();
   }
 }
@@ -171,10 +186,10 @@ void keep_bounds(History& h) {
 }
 
 bool add_keyframe(History& h, const Game& g, std::string* err) {
-  auto t0 = std::chrono::steady_clock::now();
+  const double t0 = thread_cpu_ms();
   Keyframe k;
-  if (!make_keyframe(g, k, h.settings.background, err)) return false;
-  h.slowest_keyframe_ms = std::max(h.slowest_keyframe_ms, ms_since(t0));
+  if (!make_keyframe(h, g, k, h.settings.background, err)) return false;
+  h.slowest_keyframe_ms = std::max(h.slowest_keyframe_ms, thread_cpu_ms() - t0);
   // Until its compression is done a keyframe counts as large as the last one compressed.
   const u64 last = h.keyframes.empty() ? 0 : h.keyframes.back().zstd.size();
   k.counted = k.compressing.valid() ? std::max<u64>(last, k.save_bytes / 32) : k.zstd.size();
@@ -199,7 +214,7 @@ bool history_start(History& h, const Game& g, std::string* err, const HistorySet
   h.last_region[0] = g.region_x, h.last_region[1] = g.region_y, h.last_region[2] = g.region_w, h.last_region[3] = g.region_h;
   h.interval = settings.keyframe_ticks ? settings.keyframe_ticks : kTicksPerSecond;
   Keyframe k;
-  if (!make_keyframe(g, k, false, err)) return false;
+  if (!make_keyframe(h, g, k, false, err)) return false;
   if (!settings.keyframe_ticks) h.interval = keyframe_interval(k.zstd.size(), h.max_bytes);
   k.counted = h.keyframe_bytes = k.zstd.size();
   h.keyframes.push_back(std::move(k));

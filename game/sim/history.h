@@ -46,6 +46,11 @@ u32 keyframe_interval(u64 keyframe_bytes, u64 max_bytes);
 
 // [SECTION] What the history holds
 
+// A keyframe's compression, done on its own thread: the bytes and the CPU time it took.
+struct Compressed {
+  std::vector<std::uint8_t> bytes;
+  double cpu_ms = 0;
+};
 struct Keyframe {
   u64 tick = 0;
   std::vector<std::uint8_t> zstd;  // zstd of a whole save file (uncompressed inside)
@@ -53,7 +58,7 @@ struct Keyframe {
   // While its compression runs on another thread: the save itself (restores read it), and
   // the compressor's result to come.
   std::shared_ptr<const std::vector<std::uint8_t>> save;
-  std::future<std::vector<std::uint8_t>> compressing;
+  std::future<Compressed> compressing;
   u64 counted = 0;  // what History::keyframe_bytes counts for it (an estimate until compressed)
 };
 
@@ -82,9 +87,9 @@ struct History {
   std::vector<Marker> markers;
   u64 first = 0, last = 0;  // the ticks the history spans (restorable: first..last)
   float last_region[4] = {};
-  // Measured (ms, wall clock): the slowest keyframe's time in the tick that took it (the
-  // serialization, and the compression too when not in the background), and the slowest
-  // compression; how many keyframes were thinned away.
+  // Measured (ms of the thread's CPU time): the slowest keyframe's time in the tick that
+  // took it (the serialization, and the compression too when not in the background), and
+  // the slowest compression; how many keyframes were thinned away.
   double slowest_keyframe_ms = 0, slowest_compress_ms = 0;
   u64 thinned = 0;
   // Re-simulation checks: ticks compared, and the first mismatch ("tick T: ...", "" none).
@@ -93,6 +98,10 @@ struct History {
   // In debug builds a mismatch also fails an assertion (tests of the mismatch line turn
   // it off).
   bool assert_match = true;
+
+  // Save buffers whose compression is done, kept for the next keyframes: a buffer already
+  // the size of a save is written without growing or faulting in fresh pages.
+  std::vector<std::shared_ptr<std::vector<std::uint8_t>>> spare_saves;
 
   // Scratch between before_tick and after_tick.
   std::vector<u64> event_next_before;

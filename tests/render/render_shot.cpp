@@ -4,6 +4,8 @@
 //
 //   render_shot SCENARIO OUT.png FRAMES [zoom=Z] [at=X,Y] [bomb=FRAME,X,Y,R] [fire=FRAME,X,Y,R]
 //               [overlay=0..3] [hud=0|1] [size=WxH] [select=X,Y] [speed=N] [debug=1] [help=1] [paint=FRAME,X,Y,R,KIND]
+//               [bigbomb=FRAME,X,Y] [key=FRAME,K] (K: a key's name, as SDL names it: Space, ",", ".", End)
+//               [drag=FRAME,F] (a press on the timeline's bar at fraction F of its width, let go two frames later)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "app.h"
+#include "timeline.h"
 
 using namespace colony;
 using namespace colony::render;
@@ -38,6 +41,12 @@ int main(int argc, char** argv) {
     Command c;
   };
   std::vector<Action> actions;
+  struct Input {
+    int frame;
+    SDL_Keycode key;  // 0: a press on the timeline's bar
+    float fraction;
+  };
+  std::vector<Input> inputs;
   int overlay = 0, hud = 1, speed = 1, help = 0, bench = 0;
   float select_x = -1, select_y = -1;
   for (int i = 4; i < argc; ++i) {
@@ -64,6 +73,21 @@ int main(int argc, char** argv) {
       c.y = y;
       c.radius = r;
       actions.push_back({int(f), c});
+      continue;
+    }
+    if (std::sscanf(a.c_str(), "bigbomb=%f,%f,%f", &f, &x, &y) == 3) {
+      Command c;
+      c.kind = CommandKind::BigBomb, c.x = x, c.y = y, c.radius = kBigBombRadius;
+      actions.push_back({int(f), c});
+      continue;
+    }
+    char name[32] = {};
+    if (std::sscanf(a.c_str(), "key=%d,%31s", &k, name) == 2) {
+      inputs.push_back({k, SDL_GetKeyFromName(name), 0});
+      continue;
+    }
+    if (std::sscanf(a.c_str(), "drag=%d,%f", &k, &f) == 2) {
+      inputs.push_back({k, 0, f});
       continue;
     }
     if (std::sscanf(a.c_str(), "fire=%f,%f,%f,%f", &f, &x, &y, &r) == 4) {
@@ -103,6 +127,28 @@ int main(int argc, char** argv) {
   for (int f = 0; f < frames; ++f) {
     for (const Action& a : actions)
       if (a.frame == f) queue_command(*app.game, a.c);
+    // Input as SDL events, through the window's own event loop.
+    auto push = [&](SDL_Event e) { SDL_PushEvent(&e); };
+    for (const Input& in : inputs) {
+      const TimelineBar bar = timeline_bar();
+      const int bx = int(bar.x + in.fraction * bar.w), by = int(bar.y + bar.h / 2);
+      SDL_Event e{};
+      if (in.key && in.frame == f) {
+        e.type = SDL_KEYDOWN, e.key.state = SDL_PRESSED, e.key.keysym.sym = in.key, e.key.keysym.scancode = SDL_GetScancodeFromKey(in.key);
+        push(e);
+        e.type = SDL_KEYUP, e.key.state = SDL_RELEASED;
+        push(e);
+      } else if (!in.key && in.frame == f) {
+        e.type = SDL_MOUSEMOTION, e.motion.x = bx, e.motion.y = by;
+        push(e);
+        e = SDL_Event{};
+        e.type = SDL_MOUSEBUTTONDOWN, e.button.button = SDL_BUTTON_LEFT, e.button.state = SDL_PRESSED, e.button.x = bx, e.button.y = by;
+        push(e);
+      } else if (!in.key && in.frame + 2 == f) {
+        e.type = SDL_MOUSEBUTTONUP, e.button.button = SDL_BUTTON_LEFT, e.button.state = SDL_RELEASED, e.button.x = bx, e.button.y = by;
+        push(e);
+      }
+    }
     if (f == frames - 2 && select_x >= 0) {
       app.tool = Tool::Select;
       apply_tool(app, select_x, select_y, true);
