@@ -585,3 +585,25 @@ TEST(Cli, VersionNamesTheVersionAndTheCommit) {
 }
 
 }  // namespace
+
+namespace {
+
+// --rewind-check: a run whose random rewinds re-simulate as they played live says so and
+// exits 0; its flags' bad values exit 2 with one line.
+TEST(Cli, RewindCheckComparesRewoundTicksWithLivePlay) {
+  fs::path scenario = write_scenario("rewind.json", kSmall);
+  ProcessResult ok = run("--headless --scenario " + scenario.string() + " --rewind-check 400");
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_NE(ok.err.find("rewind check: 24 rewinds to random ticks of 6.7 s of history"), std::string::npos) << ok.err;
+  EXPECT_NE(ok.err.find("compared with live play"), std::string::npos) << ok.err;
+  EXPECT_NE(ok.err.find(": all equal"), std::string::npos) << ok.err;
+  for (const char* bad : {"--rewind-check 0", "--rewind-check x", "--rewind-check 10 --ticks 5", "--history-mb -1"}) {
+    ProcessResult r = run("--headless --scenario " + scenario.string() + " " + bad);
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1) << bad << ": " << r.err;
+  }
+  ProcessResult windowed = run("--scenario " + scenario.string() + " --rewind-check 10");
+  EXPECT_EQ(windowed.code, 2) << windowed.err;
+}
+
+}  // namespace
