@@ -282,9 +282,11 @@ void draw_timeline(App& app) {
     }
     draw_bar(app, ImGui::GetContentRegionAvail().x);
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%.1f s held (ticks %" PRIu64 "-%" PRIu64 "), %s of %s; %zu keyframes every %u ticks%s, the slowest took %.1f ms CPU in its tick",
+    ImGui::TextDisabled("%.1f s held (ticks %" PRIu64 "-%" PRIu64 "), %s of %s (+ %s working); %zu keyframes every %u ticks%s, the slowest "
+                        "took %.1f ms CPU in its tick",
                         history_seconds(h), h.first, h.last, size_text(double(history_bytes(h))).c_str(), size_text(double(h.max_bytes)).c_str(),
-                        h.keyframes.size(), h.interval, h.thinned ? " (old ones thinned)" : "", h.slowest_keyframe_ms);
+                        size_text(double(history_working_bytes(h))).c_str(), h.keyframes.size(), h.interval,
+                        h.thinned ? " (old ones thinned)" : "", h.slowest_keyframe_ms);
     ImGui::PopTextWrapPos();
     if (!h.mismatch.empty()) text_wrapped_colored(ImVec4(1, 0.45f, 0.35f, 1), "REWIND MISMATCH: %s", h.mismatch.c_str());
     drawn_height = ImGui::GetWindowHeight();

@@ -107,7 +107,7 @@ bool make_keyframe(History& h, const Game& g, Keyframe& k, bool background, std:
   }
   Compressed c = compress(*save);
   k.zstd = std::move(c.bytes);
-  if (h.spare_saves.size() < 2) h.spare_saves.push_back(std::move(save));
+  if (h.spare_saves.empty()) h.spare_saves.push_back(std::move(save));
   if (k.zstd.empty()) {
     if (err) *err = "zstd could not compress the keyframe";
     return false;
@@ -128,7 +128,7 @@ void settle(History& h, bool wait) {
     k.counted = z.size();
     k.zstd = std::move(z);
     // The buffer goes back for the next keyframe (a restore may still hold it: then it goes).
-    if (k.save.use_count() == 1 && h.spare_saves.size() < 2)
+    if (k.save.use_count() == 1 && h.spare_saves.empty())
       h.spare_saves.push_back(std::const_pointer_cast<std::vector<std::uint8_t>>(std::move(k.save)));
     k.save.reset();
   }
@@ -215,6 +215,13 @@ bool history_start(History& h, const Game& g, std::string* err, const HistorySet
   h.interval = settings.keyframe_ticks ? settings.keyframe_ticks : kTicksPerSecond;
   Keyframe k;
   if (!make_keyframe(h, g, k, false, err)) return false;
+  if (k.save_bytes > h.max_bytes / 2) {
+    if (err)
+      *err = "a keyframe of this world is " + size_text(double(k.save_bytes)) + " before compression, more than half the " +
+             size_text(double(h.max_bytes)) + " the history may take (--history-mb)";
+    h = History{};
+    return false;
+  }
   if (!settings.keyframe_ticks) h.interval = keyframe_interval(k.zstd.size(), h.max_bytes);
   k.counted = h.keyframe_bytes = k.zstd.size();
   h.keyframes.push_back(std::move(k));
@@ -273,6 +280,14 @@ void history_after_tick(History& h, const Game& g) {
     if (h.mismatch.empty()) h.mismatch = "tick " + std::to_string(g.tick) + ": no keyframe: " + err;
   }
   keep_bounds(h);
+}
+
+u64 history_working_bytes(const History& h) {
+  u64 n = 0;
+  for (const auto& s : h.spare_saves) n += s->capacity();
+  for (const Keyframe& k : h.keyframes)
+    if (k.save) n += k.save->capacity();
+  return n;
 }
 
 double history_seconds(const History& h) { return double(h.last - h.first) / kTicksPerSecond; }

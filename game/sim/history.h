@@ -112,14 +112,18 @@ struct History {
 // [SECTION] Recording
 
 // Starts the history at the world as it is now (its first keyframe). False with *err when
-// the world cannot be serialized.
+// the world cannot be serialized, or when its save is larger than half the bound: the
+// history's working buffers (the save being compressed, one kept for the next) are each a
+// save's size, so such a world keeps no history and says so.
 bool history_start(History& h, const Game& g, std::string* err, const HistorySettings& settings = {});
 void history_before_tick(History& h, const Game& g);
 void history_after_tick(History& h, const Game& g);
 // Seconds of game time the history holds.
 double history_seconds(const History& h);
-// The bytes it takes: keyframes, inputs, digests and hashes.
+// The bytes it keeps: keyframes, inputs, digests and hashes (what the bound counts).
 u64 history_bytes(const History& h);
+// The working buffers beside them: saves being compressed, and the one kept for the next.
+u64 history_working_bytes(const History& h);
 
 // [SECTION] Going back
 

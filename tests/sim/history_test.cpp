@@ -125,7 +125,7 @@ TEST(History, MemoryBoundHoldsUnderALongRunOfBigBombs) {
   History h;
   std::string err;
   HistorySettings settings;
-  settings.max_bytes = 8u << 20;
+  settings.max_bytes = 24u << 20;  // at least twice a save of the world (history_start)
   settings.keyframe_ticks = 60;  // a keyframe a second whatever their size: the bound is soon reached
   ASSERT_TRUE(history_start(h, *g, &err, settings)) << err;
   const u64 first_keyframe = h.keyframes.front().zstd.size();
@@ -237,6 +237,21 @@ TEST(History, AReSimulationThatDiffersIsCaught) {
   EXPECT_EQ(history_restore(h, h.first + 20, &err), nullptr);
   EXPECT_NE(h.mismatch.find("tick " + std::to_string(h.first + 11)), std::string::npos) << h.mismatch;
   EXPECT_FALSE(history_check(h, 4, 2).empty());
+}
+
+TEST(History, AWorldWhoseSaveIsPastHalfTheBoundKeepsNone) {
+  auto g = make("carpet_bombing.json");
+  History h;
+  std::string err;
+  HistorySettings settings;
+  settings.max_bytes = 8u << 20;
+  EXPECT_FALSE(history_start(h, *g, &err, settings));
+  EXPECT_NE(err.find("more than half the 8.4 MB the history may take"), std::string::npos) << err;
+  EXPECT_TRUE(h.keyframes.empty());
+  history_before_tick(h, *g);
+  simulate_tick(*g);
+  history_after_tick(h, *g);  // a history that never started records nothing
+  EXPECT_TRUE(h.keyframes.empty());
 }
 
 TEST(History, DefaultBoundIsTheLesserOf256MBAndAnEighthOfTheBudget) {
