@@ -238,6 +238,12 @@ void draw_timeline(App& app) {
   drawn_height = 0;
   const History& h = app.history;
   if (h.keyframes.empty()) return;
+  // Shown while time stands still (paused, or a past tick) and while a mismatch stands: in
+  // play the map keeps its whole view (`,` goes back from play too).
+  if (!app.paused && !rewound(app) && h.mismatch.empty()) {
+    draw_fork_question(app);
+    return;
+  }
   // Under the toolbar, over the map between the HUD and the screen's edge (between the
   // debugger's top panels when it is open), where the banners go below it.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
