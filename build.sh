@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build.sh — installs what is missing, builds Colony and runs it.
 #   ./build.sh            build Release into build/ and start the game
-#   ./build.sh test       build and run every test through ctest
+#   ./build.sh test       build and run every test through ctest (but the hour-long ecology check)
+#   ./build.sh hour       the hour-long ecology check: default.json for 216,000 ticks at seeds 1-5
 #   ./build.sh bench      build Release and run the benchmarks (build/bench.json)
 #   ./build.sh sanitize   build the tests with -fsanitize=address,undefined into build-asan/ and run them
 #   ./build.sh fuzz SECS  build the libFuzzer targets with clang and run each for SECS seconds
@@ -65,7 +66,12 @@ case "$mode" in
   test)
     install_missing "${PACKAGES[@]}"
     configure_and_build build
-    cd build && ctest --output-on-failure -j "$JOBS"
+    cd build && ctest --output-on-failure -j "$JOBS" -LE hour
+    ;;
+  hour)
+    install_missing "${PACKAGES[@]}"
+    configure_and_build build
+    cd build && ctest --output-on-failure -j "$JOBS" -L hour
     ;;
   sanitize)
     install_missing "${PACKAGES[@]}"
@@ -98,7 +104,7 @@ case "$mode" in
     done
     ;;
   *)
-    echo "build.sh: unknown mode '$mode' (use: run, test, bench, sanitize, fuzz SECONDS)" >&2
+    echo "build.sh: unknown mode '$mode' (use: run, test, hour, bench, sanitize, fuzz SECONDS)" >&2
     exit 2
     ;;
 esac
