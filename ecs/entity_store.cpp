@@ -33,6 +33,7 @@ EntityStore::EntityStore(const StoreConfig& config) : config_(config) {
   arena_ = make_buffer<std::byte>(size_t(total_blocks_) * config_.block_records * config_.record_size);
   block_next_ = make_buffer<u32>(total_blocks_);
   block_prev_ = make_buffer<u32>(total_blocks_);
+  block_tags_ = make_buffer<TagSet>(total_blocks_);
   free_blocks_ = make_buffer<u32>(total_blocks_);
   // Lowest block on top of the stack, so a fresh world fills blocks in address order.
   for (u32 i = 0; i < total_blocks_; ++i) free_blocks_[i] = total_blocks_ - 1 - i;
@@ -63,6 +64,7 @@ bool EntityStore::push(BlockList& list, u32* block, u32* offset) {
     u32 b = free_blocks_[--free_block_count_];
     block_next_[b] = kNone;
     block_prev_[b] = list.last;
+    block_tags_[b] = 0;
     if (list.last != kNone) block_next_[list.last] = b;
     else list.first = b;
     list.last = b;
@@ -106,7 +108,7 @@ void EntityStore::unlink_sim(u32 index, u32 chunk) {
   --sim_count_[chunk];
 }
 
-Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
+Handle EntityStore::create(u32 chunk, Tier tier, u16 tag) {
   if (free_index_count_ == 0 || chunk >= config_.chunk_count || !is_living_tier(tier)) return {};
   u32 block, offset;
   if (!push(list_for(tier, chunk), &block, &offset)) return {};
@@ -123,7 +125,8 @@ Handle EntityStore::create(u32 chunk, Tier tier, u16 kind) {
   std::memset(static_cast<void*>(r), 0, config_.record_size);
   r->handle = {index, d.generation};
   r->chunk = chunk;
-  r->kind = kind;
+  r->tag = tag;
+  block_tags_[block] |= tag_bit(tag);
   r->tier = u8(tier);
   ++live_;
   return r->handle;

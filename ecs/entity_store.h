@@ -30,13 +30,21 @@ namespace ecs {
 struct RecordHeader {
   Handle handle;
   u32 chunk;
-  u16 kind;  // owner kind for the game and the debugger (tile, worker, ...)
+  u16 tag;   // the user's own tag (the game's entity kind): views skip records by it
   u8 tier;   // Tier
   u8 flags;
 };
 
 // kFlagDying: queued for destruction (world.h's queue_destroy).
 enum : u8 { kFlagDying = 1 };
+
+// A set of record tags, a bit each; tags from 63 up share bit 63. Every storage block
+// keeps the set of tags its records have had since it was taken (EntityStore::block_tags),
+// so a walk that skips some tags passes a block holding nothing else without reading it.
+using TagSet = u64;
+constexpr TagSet tag_bit(u16 tag) { return TagSet(1) << (tag < 63 ? tag : 63); }
+template <class... Tags>
+constexpr TagSet tag_set(Tags... tags) { return (TagSet(0) | ... | tag_bit(u16(tags))); }
 
 struct DirEntry {
   u32 generation;
@@ -85,10 +93,13 @@ class EntityStore {
   explicit EntityStore(const StoreConfig& config);
   EntityStore(const EntityStore&) = delete;
   EntityStore& operator=(const EntityStore&) = delete;
+  // Moving hands the buffers over; a moved-from store may only be destroyed or assigned to.
+  EntityStore(EntityStore&&) noexcept = default;
+  EntityStore& operator=(EntityStore&&) noexcept = default;
 
   // Takes a free index and appends a zeroed record to the tier's storage.
   // Returns the null handle when no index or no block is left.
-  Handle create(u32 chunk, Tier tier, u16 kind);
+  Handle create(u32 chunk, Tier tier, u16 tag);
   // Frees the record and the index. The handle is stale at once (its index is Free), and
   // the index's next create() hands it out with the next generation.
   void destroy(Handle h);
@@ -152,6 +163,9 @@ class EntityStore {
   }
   const RecordHeader* at(u32 block, u32 offset) const { return const_cast<EntityStore*>(this)->at(block, offset); }
   u32 next_block(u32 block) const { return block_next_[block]; }
+  // The tags of the records a block has held since it was taken: a superset of those it
+  // holds now (a record leaving does not clear its bit), never missing one.
+  TagSet block_tags(u32 block) const { return block_tags_[block]; }
 
   const BlockList& simulated() const { return simulated_; }
   const BlockList& dormant(u32 chunk) const { return dormant_[chunk]; }
@@ -228,6 +242,7 @@ class EntityStore {
   void relocate(const RecordHeader* src, u32 block, u32 offset) {
     RecordHeader* dst = at(block, offset);
     std::memcpy(dst, src, config_.record_size);
+    block_tags_[block] |= tag_bit(dst->tag);
     DirEntry& moved = entry(dst->handle.index);
     moved.block = block;
     moved.offset = u16(offset);
@@ -251,6 +266,7 @@ class EntityStore {
   u32 total_blocks_ = 0;
   Buffer<std::byte> arena_;
   Buffer<u32> block_next_, block_prev_;
+  Buffer<TagSet> block_tags_;  // see block_tags()
   Buffer<u32> free_blocks_;
   u32 free_block_count_ = 0;
   // The directory: one DirEntry (plus the extra bytes) every dir_stride_ bytes.

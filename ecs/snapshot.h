@@ -112,6 +112,7 @@ struct SnapshotAccess {
       used[b] = 1;
       s.block_next_[b] = kNone;
       s.block_prev_[b] = list.last;
+      s.block_tags_[b] = 0;
       if (list.last != kNone) s.block_next_[list.last] = b;
       else list.first = b;
       list.last = b;
@@ -127,6 +128,7 @@ struct SnapshotAccess {
         need(d.block == b && d.offset == k, "the directory does not point at a record");
         need(d.chunk == r->chunk && d.chunk < c.chunk_count, "a record's chunk disagrees with the directory");
         need(tier == Tier::Simulated || r->chunk == chunk, "a dormant record is stored in another chunk");
+        s.block_tags_[b] |= tag_bit(r->tag);
       }
       remaining -= n;
     }

@@ -36,7 +36,9 @@
 #include "index_sort.h"
 #include "lookahead.h"
 #include "pool.h"
+#include "pool_list.h"
 #include "stopwatch.h"
+#include "view.h"
 
 namespace ecs {
 
@@ -60,17 +62,15 @@ struct Violation {
 };
 std::string describe(const Violation& v);
 
-template <class P>
-concept Positioned = std::is_trivially_copyable_v<P> && requires(P p) {
-  { p.x } -> std::convertible_to<float>;
-  { p.y } -> std::convertible_to<float>;
-};
-
 template <Positioned Payload, Component... Cs>
 class World {
  public:
   // [SECTION] Record layout and configuration
   static constexpr size_t kPoolCount = sizeof...(Cs);
+  // The pools as one type list: visit them with Pools::for_each (pool_list.h).
+  using Pools = PoolList<Cs...>;
+  // A value per pool, named by the pool's type (capacities: cfg.pool_capacity.of<C>()).
+  template <class T> using PerPool = ecs::PerPool<T, Cs...>;
   // An entity's slot lists, one per pool, side by side (a tuple is not trivially
   // copyable). They live beside the entity's directory entry (EntityStore's extra
   // bytes), not in the record: a record is what a system walking entities reads (header
@@ -105,10 +105,12 @@ class World {
 
   static constexpr u32 kDefaultSwapReleaseMax = 256;
   static constexpr u64 kDefaultSmallWorldBytes = u64(3) << 20;
+  // What a world needs: room for entities and each pool's capacity. A world that uses
+  // space gives a grid (ChunkGrid::make); without one the world has a single chunk.
   struct Config {
     u32 max_entities = 0;
+    PerPool<u32> pool_capacity;  // by type: pool_capacity.of<C>() = n
     ChunkGrid grid;
-    std::array<u32, kPoolCount> pool_capacity{};
     u32 block_records = kDefaultBlockRecords;  // records per storage block, rounded up to a power of two
     // A batch of at most this many entities is released one entity at a time by
     // swap-with-last (as destroy() does): for a few victims that beats the batch's extra
@@ -134,16 +136,19 @@ class World {
   explicit World(const Config& config)
       : grid_(grid_a_back_pointer_can_name(config)),
         store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
-                           config.grid.chunk_count(), config.block_records, u32(sizeof(Lists))}),
+                           grid_.chunk_count(), config.block_records, u32(sizeof(Lists))}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
         pending_(make_buffer<Handle>(config.max_entities)),
         sorted_{make_committed_buffer<Handle>(config.max_entities), make_committed_buffer<Handle>(config.max_entities)},
-        dead_bits_{make_committed_buffer<u64>(dead_words(config.pool_capacity[index_of<Cs>()]))...},
+        dead_bits_{make_committed_buffer<u64>(dead_words(config.pool_capacity.template of<Cs>()))...},
         swap_release_max_(config.swap_release_max),
         small_world_bytes_(config.small_world_bytes) {}
 
   World(const World&) = delete;
   World& operator=(const World&) = delete;
+  // Moving hands every buffer over; a moved-from world may only be destroyed or assigned to.
+  World(World&&) noexcept = default;
+  World& operator=(World&&) noexcept = default;
 
   const ChunkGrid& grid() const { return grid_; }
   EntityStore& store() { return store_; }
@@ -153,8 +158,9 @@ class World {
 
   // Returns the null handle (and counts it) when the store is full, or the chunk or the
   // tier is not one an entity can live in.
-  Handle create(u32 chunk, Tier tier, u16 kind, const Payload& payload = {}) {
-    Handle h = store_.create(chunk, tier, kind);
+  // tag: the user's own (the game's entity kind); views can skip records by it.
+  Handle create(u32 chunk, Tier tier, u16 tag, const Payload& payload = {}) {
+    Handle h = store_.create(chunk, tier, tag);
     if (h.is_null()) { ++failed_creates_; return h; }
     as_record(store_.find(h))->payload = payload;
     // A free index's rows hold no slots (released with the entity); the stale slot
@@ -165,9 +171,11 @@ class World {
     prefetch_row(store_.next_free_index(kCreateAhead), store_.dir_stride());
     return h;
   }
-  Handle create_at(Tier tier, u16 kind, const Payload& payload) {
-    return create(grid_.chunk_at(float(payload.x), float(payload.y)), tier, kind, payload);
+  Handle create_at(Tier tier, u16 tag, const Payload& payload) {
+    return create(grid_.chunk_at(float(payload.x), float(payload.y)), tier, tag, payload);
   }
+  // A simulated entity in the chunk under its position (a world without a grid has one).
+  Handle create(const Payload& payload = {}, u16 tag = 0) { return create_at(Tier::Simulated, tag, payload); }
 
   bool alive(Handle h) const { return store_.alive(h); }
   // The seed's lookup: handle plus the chunk the caller believes it is in.
@@ -445,6 +453,16 @@ class World {
   // fn(slot index, C&) for each added component of a record, in order.
   template <class C, class Fn> void for_each_component(const Record& r, Fn&& fn);
 
+  // Views (view.h): ranges a walk can look ahead in, and walks that skip tags.
+  // The simulated records, in storage order.
+  RecordView<Record> simulated() { return {store_, store_.simulated()}; }
+  // Chunk c's records, simulated members then dormant storage, minus the tags in skip.
+  ChunkView<Record> in_chunk(u32 chunk, TagSet skip = 0) { return {store_, chunk, skip}; }
+  // Chunk c's dormant records, minus the tags in skip.
+  RecordView<Record> dormant_in(u32 chunk, TagSet skip = 0) { return {store_, store_.dormant(chunk), skip}; }
+  // Pool C's components (with their owners when asked).
+  template <class C> ComponentView<C, World> components() { return {pool<C>(), *this}; }
+
   // [SECTION] Stats
 
   // Starts a new tick for the per-tick counters.
@@ -492,6 +510,9 @@ class World {
   const ReleaseTimes& last_release() const { return last_release_; }    // the latest timed batch
   const ReleaseTimes& release_totals() const { return release_totals_; }  // every timed batch, summed
   u32 simulated_count() const { return store_.simulated().count; }
+  u32 simulated_in_chunk(u32 chunk) const { return store_.sim_count_in(chunk); }
+  u32 dormant_in_chunk(u32 chunk) const { return store_.dormant(chunk).count; }
+  u32 max_entities() const { return store_.max_entities(); }
 
   // [SECTION] Validator
 
@@ -507,14 +528,9 @@ class World {
   friend struct WorldTestAccess;   // tests/ecs reach the release's scratch to dirty it
   // [SECTION] Private helpers: room, rewires
   template <class C>
-  static constexpr size_t index_of() {
-    constexpr bool matches[] = {std::is_same_v<C, Cs>...};
-    for (size_t i = 0; i < kPoolCount; ++i)
-      if (matches[i]) return i;
-    return kPoolCount;
-  }
+  static constexpr size_t index_of() { return Pools::template index_of<C>(); }
   template <size_t... I>
-  static std::tuple<Pool<Cs>...> make_pools(const std::array<u32, kPoolCount>& caps, std::index_sequence<I...>) {
+  static std::tuple<Pool<Cs>...> make_pools(const PerPool<u32>& caps, std::index_sequence<I...>) {
     return std::tuple<Pool<Cs>...>(Pool<Cs>(caps[I])...);
   }
   static Record* as_record(RecordHeader* h) { return reinterpret_cast<Record*>(h); }
@@ -522,11 +538,15 @@ class World {
   // empty pool), as the world allocates it and the validator reads it.
   static constexpr size_t dead_words(u32 capacity) { return size_t(capacity) / 64 + 1; }
   // The config's grid, once the world it describes fits its back-pointers: an owner's
-  // index in 28 bits, a chunk in 22. A grid must come from ChunkGrid::make (a default
-  // one has no chunks), and its chunk count is taken in 64 bits: 65,536 x 65,536 one-cell
-  // chunks would wrap a 32-bit count to 0.
-  static const ChunkGrid& grid_a_back_pointer_can_name(const Config& config) {
+  // index in 28 bits, a chunk in 22. A default grid (none given) is one chunk; a grid
+  // given must come from ChunkGrid::make, and its chunk count is taken in 64 bits:
+  // 65,536 x 65,536 one-cell chunks would wrap a 32-bit count to 0.
+  static ChunkGrid grid_a_back_pointer_can_name(const Config& config) {
     const ChunkGrid& g = config.grid;
+    if (g.cells_x == 0 && g.cells_y == 0 && g.chunk_cells == 0 && g.chunks_x == 0 && g.chunks_y == 0) {
+      if (config.max_entities > kMaxEntityIndex) throw std::length_error("ecs::World: more entities than a back-pointer can name (2^28 - 1)");
+      return ChunkGrid::make(1, 1, 1);
+    }
     if (g.chunk_cells == 0 || g.chunks_x == 0 || g.chunks_y == 0)
       throw std::invalid_argument("ecs::World: the grid has no chunks (build it with ChunkGrid::make)");
     if (u64(g.chunks_x) * g.chunks_y > kMaxChunks) throw std::length_error("ecs::World: more chunks than a back-pointer can name (2^22)");

@@ -24,7 +24,7 @@ TEST(Entity, CreateAndLookupInBothTiers) {
   ASSERT_NE(w.lookup(d, 5), nullptr);
   EXPECT_EQ(w.lookup(s, 3)->payload.id, 11u);
   EXPECT_EQ(w.lookup(d, 5)->payload.id, 22u);
-  EXPECT_EQ(w.lookup(s, 3)->header.kind, 7);
+  EXPECT_EQ(w.lookup(s, 3)->header.tag, 7);
   EXPECT_EQ(Tier(w.lookup(s, 3)->header.tier), Tier::Simulated);
   EXPECT_EQ(Tier(w.lookup(d, 5)->header.tier), Tier::Dormant);
   EXPECT_EQ(w.live_count(), 2u);
@@ -177,6 +177,7 @@ TEST(Entity, AnIndexWhoseGenerationRunsOutIsRetired) {
 TEST(Entity, AGridWithNoChunksOrTooManyIsRefused) {
   TestWorld::Config c = make_config(4, 10, 10, 10);
   c.grid = ChunkGrid{};
+  c.grid.cells_x = c.grid.cells_y = 64;  // cells but no chunks: not from ChunkGrid::make
   EXPECT_THROW(TestWorld{c}, std::invalid_argument);
   c.grid = ChunkGrid::make(65536, 65536, 1);
   EXPECT_EQ(c.grid.chunk_count(), 0u);  // what a 32-bit product gives

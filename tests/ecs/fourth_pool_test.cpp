@@ -22,7 +22,8 @@ TEST(FourthPool, WorksThroughTheSameTemplate) {
   FourPoolWorld::Config c;
   c.max_entities = 64;
   c.grid = ChunkGrid::make(64, 64, 16);
-  c.pool_capacity = {100, 100, 100, 20};
+  c.pool_capacity = FourPoolWorld::PerPool<u32>::filled(100);
+  c.pool_capacity.of<Leg>() = 20;
   FourPoolWorld w(c);
   static_assert(FourPoolWorld::kPoolCount == 4);
 

@@ -67,7 +67,9 @@ inline TestWorld::Config make_config(u32 max_entities, u32 pieces, u32 volumes, 
   TestWorld::Config c;
   c.max_entities = max_entities;
   c.grid = ChunkGrid::make(cells, cells, chunk_cells);
-  c.pool_capacity = {pieces, volumes, sensors};
+  c.pool_capacity.of<Piece>() = pieces;
+  c.pool_capacity.of<Volume>() = volumes;
+  c.pool_capacity.of<Sensor>() = sensors;
   // Every queued batch takes the batched release, which these tests are about, in worlds
   // far smaller than small_world_bytes; the one-at-a-time path for small batches and small
   // worlds has its own tests (SmallBatchesReleaseOneAtATime, ASmallWorldReleasesOneAtATime).

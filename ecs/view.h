@@ -1,0 +1,155 @@
+// view.h — how users walk a world without knowing its storage: the records of one block
+// list (the simulated store, a chunk's dormant storage) as a range or a for_each, the
+// records of a chunk in both tiers, and a pool's components with their owners.
+//
+//   for (Record& r : world.simulated()) ...                  // every simulated record
+//   world.in_chunk(c, ecs::tag_set(kTile)).for_each(fn);     // a chunk, tiles skipped
+//   world.components<Piece>().for_each_with_owner(fn);       // fn(Piece&, Handle)
+//
+// A skip set names record tags a walk does not want: a storage block whose records have
+// only had skipped tags (EntityStore::block_tags) is passed without reading a record, and
+// a skipped record elsewhere is not handed to fn. What fn may do while a walk runs is what
+// the World's walks allow (world.h, "Iteration").
+#pragma once
+#include <span>
+
+#include "entity_store.h"
+#include "pool.h"
+
+namespace ecs {
+
+// [SECTION] A position in one block list
+
+// The record at a place of a block list and the way to the next: what a walk that looks
+// ahead (prefetching what later records name) steps with, two cursors apart.
+template <class R>
+class RecordCursor {
+ public:
+  RecordCursor() = default;
+  RecordCursor(EntityStore& store, const BlockList& list) : store_(&store), block_(list.first), left_(list.count) {}
+  bool done() const { return left_ == 0; }
+  u32 left() const { return left_; }
+  R& operator*() const { return *reinterpret_cast<R*>(store_->at(block_, offset_)); }
+  R* operator->() const { return &**this; }
+  RecordCursor& operator++() {
+    if (++offset_ == store_->block_records()) offset_ = 0, block_ = store_->next_block(block_);
+    --left_;
+    return *this;
+  }
+  struct End {};
+  friend bool operator==(const RecordCursor& c, End) { return c.left_ == 0; }
+
+ private:
+  EntityStore* store_ = nullptr;
+  u32 block_ = kNone, offset_ = 0, left_ = 0;
+};
+
+// [SECTION] Records of one block list
+
+// The records a block list holds when the view is made, in storage order. Records
+// created during a walk are not visited (the count is taken at the start).
+template <class R>
+class RecordView {
+ public:
+  RecordView(EntityStore& store, const BlockList& list, TagSet skip = 0) : store_(&store), list_(list), skip_(skip) {}
+  u32 size() const { return list_.count; }
+  RecordCursor<R> begin() const { return {*store_, list_}; }
+  typename RecordCursor<R>::End end() const { return {}; }
+
+  // fn(R&) for each record whose tag is not skipped. With a skip set, blocks holding only
+  // skipped tags are passed unread, and the next block's records are prefetched while
+  // this one is walked (a chunk's blocks lie anywhere in the arena and are too short for
+  // the hardware's stream prefetch to lock on).
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    if (!skip_) {
+      store_->walk_blocks(list_, [&](u32 b, u32 n) {
+        for (u32 i = 0; i < n; ++i) fn(record(b, i));
+      });
+      return;
+    }
+    const u32 per = store_->block_records();
+    u32 left = list_.count;
+    for (u32 b = list_.first; b != kNone && left; b = store_->next_block(b)) {
+      const u32 n = left < per ? left : per, next = store_->next_block(b);
+      left -= n;
+      if ((store_->block_tags(b) & ~skip_) == 0) continue;
+      const bool ahead = next != kNone && left && (store_->block_tags(next) & ~skip_);
+      for (u32 i = 0; i < n; ++i) {
+        if (ahead) prefetch_for_read(store_->at(next, i));
+        R& r = record(b, i);
+        if (!(tag_bit(r.header.tag) & skip_)) fn(r);
+      }
+    }
+  }
+
+ private:
+  R& record(u32 b, u32 i) const { return *reinterpret_cast<R*>(store_->at(b, i)); }
+  EntityStore* store_;
+  BlockList list_;
+  TagSet skip_;
+};
+
+// [SECTION] Records of one chunk
+
+// A chunk's records in both tiers: its simulated members (through the chunk's member
+// list), then its dormant storage, skipping the tags in `skip`. Records created during
+// the walk are not visited.
+template <class R>
+class ChunkView {
+ public:
+  ChunkView(EntityStore& store, u32 chunk, TagSet skip = 0) : store_(&store), chunk_(chunk), skip_(skip) {}
+  u32 size() const { return store_->sim_count_in(chunk_) + store_->dormant(chunk_).count; }
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    const RecordView<R> dormant(*store_, store_->dormant(chunk_), skip_);
+    for_each_simulated(fn);
+    dormant.for_each(fn);
+  }
+  // Only the simulated members, or only the dormant storage.
+  template <class Fn>
+  void for_each_simulated(Fn&& fn) const {
+    for (u32 i = store_->sim_head(chunk_); i != 0; i = store_->sim_link(i).next) {
+      R& r = *reinterpret_cast<R*>(store_->record_of_index(i));
+      if (!(tag_bit(r.header.tag) & skip_)) fn(r);
+    }
+  }
+  RecordView<R> dormant() const { return {*store_, store_->dormant(chunk_), skip_}; }
+
+ private:
+  EntityStore* store_;
+  u32 chunk_;
+  TagSet skip_;
+};
+
+// [SECTION] A pool's components
+
+// The taken entries of one pool, in pool order: the components alone (a span), or each
+// with its owner's handle. Components may be written; entries must not be added or
+// removed while a walk runs (removal moves entries).
+template <class C, class Owners>
+class ComponentView {
+ public:
+  ComponentView(Pool<C>& pool, const Owners& owners) : pool_(&pool), owners_(&owners) {}
+  u32 size() const { return pool_->taken(); }
+  std::span<C> items() const { return {pool_->items.get(), pool_->taken()}; }
+  C* begin() const { return pool_->items.get(); }
+  C* end() const { return pool_->items.get() + pool_->taken(); }
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    for (C& c : items()) fn(c);
+  }
+  // fn(C&, Handle owner). The owner's whole handle comes from the directory (an entry's
+  // owner is alive by the world's invariant).
+  template <class Fn>
+  void for_each_with_owner(Fn&& fn) const {
+    const u32 n = pool_->taken();
+    for (u32 s = 0; s < n; ++s) fn(pool_->items[s], owners_->owner_of(pool_->owners[s]));
+  }
+
+ private:
+  Pool<C>* pool_;
+  const Owners* owners_;
+};
+
+}  // namespace ecs
