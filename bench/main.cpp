@@ -102,6 +102,9 @@ int main(int argc, char** argv) {
   bench::Sizes sizes = tiny ? bench::tiny_sizes() : bench::full_sizes();
   bench::register_pool_benchmarks(sizes);
   bench::register_tick_benchmarks(sizes);
+#ifdef COLONY_BENCH_RENDER
+  bench::register_render_benchmarks(sizes.tiny);
+#endif
 
   // Console on screen unless another display format was asked for; JSON file output
   // (the only format ratios.py reads) also with exact names.

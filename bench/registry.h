@@ -11,6 +11,7 @@ namespace bench {
 
 void register_pool_benchmarks(const Sizes& sizes);
 void register_tick_benchmarks(const Sizes& sizes);
+void register_render_benchmarks(bool tiny);
 
 // The engine's split of the batched releases in t (World::release_totals, or a sum of
 // World::last_release), in ns per victim: the batch's ordering (sort_ns), the mark pass

@@ -59,7 +59,9 @@ struct PoolsVariant {
     colony::ColonyEcs::Config c;
     c.max_entities = max_ants;
     c.grid = ecs::ChunkGrid::make(u32(kWorldCells), u32(kWorldCells), 32);
-    c.pool_capacity = {max_ants * kMaxPieces, max_ants * kMaxVolumes, 1};
+    c.pool_capacity.of<RenderPiece>() = max_ants * kMaxPieces;
+    c.pool_capacity.of<CollisionVolume>() = max_ants * kMaxVolumes;
+    c.pool_capacity.of<colony::Sensor>() = 1;
     c.swap_release_max = swap_release_max;
     c.small_world_bytes = small_world_bytes;
     world = std::make_unique<colony::ColonyEcs>(c);

@@ -185,6 +185,9 @@ class World {
   }
   Record* find(Handle h) { return as_record(store_.find(h)); }
   const Record* find(Handle h) const { return as_record(const_cast<EntityStore&>(store_).find(h)); }
+  // The record of the live entity at index (no generation check: for a user that keeps
+  // indices of entities it knows alive, as a per-tick occupancy grid does).
+  Record& record_at(u32 index) { return *as_record(store_.record_of_index(index)); }
   Payload* payload(Handle h) {
     Record* r = find(h);
     return r ? &r->payload : nullptr;

@@ -14,6 +14,7 @@
 #include "history.h"
 #include "replay.h"
 #include "save.h"
+#include "world_report.h"
 
 namespace colony {
 
@@ -80,20 +81,9 @@ std::string report_json(const Game& g, const RunInfo& info) {
     }
     r["population_series"] = {{"every", info.series_every}, {"ticks", info.series_ticks}, {"alive", rows}};
   }
-  json pools = json::object();
-  for (const ecs::PoolStats* st : g.ecs->all_stats()) {
-    pools[st->name] = {{"capacity", st->capacity},
-                       {"taken", st->taken},
-                       {"high_water", st->high_water},
-                       {"failed_reservations", st->total.failed_reservations},
-                       {"rewires", st->total.rewires},
-                       {"reserves", st->total.reserves},
-                       {"removes", st->total.removes},
-                       {"reserved_unused", st->reserved_unused}};
-  }
-  r["pools"] = pools;
+  r["pools"] = pools_json(*g.ecs);
   r["entities"] = {{"live", g.ecs->live_count()}, {"simulated", g.ecs->simulated_count()},
-                   {"capacity", g.ecs->store().max_entities()}, {"failed_creates", g.ecs->failed_creates()}};
+                   {"capacity", g.ecs->max_entities()}, {"failed_creates", g.ecs->failed_creates()}};
   r["spawn_refused"] = g.spawn_refused;
   r["refused_commands"] = g.refused_commands;
   r["moves"] = g.moves;

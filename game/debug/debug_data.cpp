@@ -22,24 +22,16 @@ namespace colony {
 
 namespace {
 
-// The component types of a world, recovered from its type, so nothing here lists them.
-template <class W> struct PoolTypesOf;
-template <class P, class... Cs> struct PoolTypesOf<ecs::World<P, Cs...>> { using type = std::tuple<Cs...>; };
-using PoolTypes = PoolTypesOf<ColonyEcs>::type;
-
-template <class Fn, size_t... I>
-void visit_pool_impl(int pool, Fn& fn, std::index_sequence<I...>) {
-  ((pool == int(I) ? (fn(std::type_identity<std::tuple_element_t<I, PoolTypes>>{}), 0) : 0), ...);
-}
-// fn(std::type_identity<C>) for the pool with index `pool`; nothing for a bad index.
+// fn(std::type_identity<C>) for the pool with index `pool` in the game's pool list;
+// nothing for a bad index.
 template <class Fn>
 void visit_pool(int pool, Fn&& fn) {
-  visit_pool_impl(pool, fn, std::make_index_sequence<kMaxPools>{});
+  if (pool >= 0) ColonyPools::visit(size_t(pool), fn);
 }
 // fn(std::type_identity<C>) for every pool, in order.
 template <class Fn>
 void visit_pools(Fn&& fn) {
-  for (int i = 0; i < kMaxPools; ++i) visit_pool(i, fn);
+  ColonyPools::for_each(fn);
 }
 
 std::string format(const char* fmt, auto... args) {
@@ -67,8 +59,8 @@ const char* pool_name(int pool) {
 
 Kind owner_kind(const ColonyEcs& ecs, Handle owner) {
   const Record* r = ecs.find(owner);
-  if (!r || r->header.kind >= u16(Kind::Count)) return Kind::Count;
-  return Kind(r->header.kind);
+  if (!r || r->header.tag >= u16(Kind::Count)) return Kind::Count;
+  return Kind(r->header.tag);
 }
 
 unsigned kind_color(Kind k) {
@@ -115,7 +107,7 @@ PoolPanelData gather_pool_panel(const ColonyEcs& ecs) {
   d.small_world_bytes = ecs.small_world_bytes();
   d.swap_release_max = ecs.swap_release_max();
   d.small_world = ecs.is_small_world();
-  d.max_entities = ecs.store().max_entities();
+  d.max_entities = ecs.max_entities();
   d.failed_creates = ecs.failed_creates();
   d.pending_destructions = unsigned(ecs.pending_destructions().size());
   return d;
@@ -181,7 +173,7 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
     unsigned votes[size_t(Kind::Count) + 1] = {};
     for (unsigned k = 0; k < samples; ++k) {
       const Record* r = records[i * kMaxSamples + k];
-      ++votes[r && r->header.kind < u16(Kind::Count) ? r->header.kind : size_t(Kind::Count)];
+      ++votes[r && r->header.tag < u16(Kind::Count) ? r->header.tag : size_t(Kind::Count)];
     }
     size_t best = 0;
     for (size_t k = 1; k <= size_t(Kind::Count); ++k)
@@ -254,7 +246,7 @@ InspectorData gather_inspector(const ColonyEcs& ecs, Handle h) {
   d.tier = ecs::Tier(r->header.tier);
   d.dying = ecs.dying(h);
   d.body = r->payload;
-  d.header_kind = r->header.kind < u16(Kind::Count) ? Kind(r->header.kind) : Kind::Count;
+  d.header_kind = r->header.tag < u16(Kind::Count) ? Kind(r->header.tag) : Kind::Count;
   visit_pools([&]<class C>(std::type_identity<C>) {
     const auto& p = ecs.pool<C>();
     const auto& l = ecs.template list<C>(*r);
@@ -297,8 +289,8 @@ ChunkMapData gather_chunk_map(const ColonyEcs& ecs, ChunkCount mode) {
   d.chunks.resize(g.chunk_count());
   for (unsigned c = 0; c < g.chunk_count(); ++c) {
     ChunkCell& cc = d.chunks[c];
-    cc.simulated = ecs.store().sim_count_in(c);
-    cc.dormant = ecs.store().dormant(c).count;
+    cc.simulated = ecs.simulated_in_chunk(c);
+    cc.dormant = ecs.dormant_in_chunk(c);
     // Border chunks may be cut by the map's edge.
     unsigned x0 = g.chunk_col(c) * g.chunk_cells, y0 = g.chunk_row(c) * g.chunk_cells;
     cc.tiles = std::min(g.chunk_cells, g.cells_x - std::min(g.cells_x, x0)) * std::min(g.chunk_cells, g.cells_y - std::min(g.cells_y, y0));
@@ -307,7 +299,7 @@ ChunkMapData gather_chunk_map(const ColonyEcs& ecs, ChunkCount mode) {
     // The chunk walk is not const in the engine; it only reads here.
     ColonyEcs& walkable = const_cast<ColonyEcs&>(ecs);
     for (unsigned c = 0; c < g.chunk_count(); ++c)
-      walkable.for_each_in_chunk(c, [&](const Record& r) {
+      walkable.in_chunk(c, ecs::tag_set(Kind::Tile, Kind::Food, Kind::Corpse)).for_each([&](const Record& r) {
         Kind k = r.payload.kind;
         d.chunks[c].ants += k == Kind::Worker || k == Kind::Soldier || k == Kind::Queen;
       });

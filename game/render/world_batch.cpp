@@ -370,10 +370,9 @@ void draw_fire(FrameBatch& b, const Game& g, const Camera& cam, float seconds) {
 void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
   const Camera& cam = *in.camera;
   const ecs::ChunkGrid& grid = g.ecs->grid();
-  const ecs::EntityStore& store = g.ecs->store();
   const ChunkRange chunks = chunks_in(grid, visible_rect(cam, 5));
   u64 visible_simulated = 0;
-  chunks.for_each(grid, [&](u32 chunk, int, int) { visible_simulated += store.sim_count_in(chunk); });
+  chunks.for_each(grid, [&](u32 chunk, int, int) { visible_simulated += g.ecs->simulated_in_chunk(chunk); });
   // Many ants at the middle distance: stamp them into the crowd image.
   b.crowded = in.detail == Detail::Sprite && in.atlas && visible_simulated > kCrowdAnts;
   if (in.detail == Detail::Dot || b.crowded) {
@@ -388,14 +387,17 @@ void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
   EntityDraw draw(b, g, in);
   // Visible chunks only. Dormant entities are stored per chunk; simulated ones are either
   // walked in the dense simulated store (sequential, when most of them are on screen) or
-  // through the visible chunks' member lists (when the view holds few of them).
-  const bool walk_store = visible_simulated * 4 >= store.simulated().count;
-  if (walk_store) g.ecs->for_each_simulated([&](Record& r) { draw.draw(r); });
+  // through the visible chunks' member lists (when the view holds few of them). Tiles are
+  // drawn by the terrain layer: the chunk walks pass their storage blocks unread.
+  constexpr ecs::TagSet kTiles = ecs::tag_set(Kind::Tile);
+  const bool walk_store = visible_simulated * 4 >= g.ecs->simulated_count();
+  auto draw_record = [&](Record& r) { draw.draw(r); };
+  if (walk_store) g.ecs->simulated().for_each(draw_record);
   chunks.for_each(grid, [&](u32 chunk, int, int) {
     if (walk_store)
-      g.ecs->for_each_dormant_in_chunk(chunk, [&](Record& r) { draw.draw(r); });
+      g.ecs->dormant_in(chunk, kTiles).for_each(draw_record);
     else
-      g.ecs->for_each_in_chunk(chunk, [&](Record& r) { draw.draw(r); });
+      g.ecs->in_chunk(chunk, kTiles).for_each(draw_record);
   });
   if (b.crowded) draw.plot_queued_stamps();
   draw_fire(b, g, cam, in.seconds);

@@ -190,7 +190,7 @@ void meet_enemy(Game& g, Record& r, u32 cell) {
   const u64 stamp = occupancy_stamp(g.tick);
   u64& occ = g.occupancy[cell];
   if ((occ & 0xFFFFFFFF00000000ull) == stamp && u32(occ >> kOccupantBits & 3) != b.colony) {
-    Record& other = *as_record(g.ecs->store().record_of_index(u32(occ & kOccupantMask)));
+    Record& other = g.ecs->record_at(u32(occ & kOccupantMask));
     if (!(other.header.flags & ecs::kFlagDying)) fight(g, r, other);
   }
   if (!(r.header.flags & ecs::kFlagDying)) occ = stamp | u64(b.colony) << kOccupantBits | r.header.handle.index;
@@ -237,23 +237,13 @@ template <class Fn>
 void for_each_simulated_prefetching(Game& g, Fn&& fn) {
   constexpr size_t kAhead = 8;
   ColonyEcs& w = *g.ecs;
-  ecs::EntityStore& st = w.store();
-  const ecs::BlockList& list = st.simulated();
-  const u32 per = st.block_records();
   const Sensor* sensors = w.pool<Sensor>().items.get();
-  struct Cursor {
-    u32 block, offset, left;
-  } lead{list.first, 0, list.count}, lag = lead;
-  auto advance = [&](Cursor& c) {
-    if (++c.offset == per) c.offset = 0, c.block = st.next_block(c.block);
-    --c.left;
-  };
-  auto record = [&](const Cursor& c) -> Record& { return *as_record(st.at(c.block, c.offset)); };
+  auto lead = w.simulated().begin(), lag = lead;
   std::array<u32, kAhead> row_ring, sensor_ring;
   auto rows = ecs::lookahead(row_ring, [&](u32& index) {
-    if (!lead.left) return false;
-    index = record(lead).header.handle.index;
-    advance(lead);
+    if (lead.done()) return false;
+    index = lead->header.handle.index;
+    ++lead;
     ecs::prefetch_for_read(&w.list_at<Sensor>(index));
     return true;
   });
@@ -263,7 +253,7 @@ void for_each_simulated_prefetching(Game& g, Fn&& fn) {
     if (sl.added) ecs::prefetch_for_read(&sensors[sl.slot[0]]);
     return true;
   });
-  for (u32 index; ready.next(index); advance(lag)) fn(record(lag));
+  for (u32 index; ready.next(index); ++lag) fn(*lag);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // kinds for reports and the debugger.
 #include "components.h"
 
-template class ecs::World<colony::Body, colony::RenderPiece, colony::CollisionVolume, colony::Sensor>;
+template class ecs::World<colony::Body, COLONY_POOLS>;
 
 namespace colony {
 

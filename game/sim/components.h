@@ -1,8 +1,10 @@
 // components.h — the component types Colony keeps in pools, the per-entity payload, and
 // the world type built from them. Plain data only: no SDL, no ImGui.
 //
-// Adding a pool: declare a trivially copyable struct with kMaxPerEntity and kPoolName,
-// add it to ColonyEcs below and give it a capacity in the world config.
+// Adding a pool: declare a trivially copyable struct with kMaxPerEntity and kPoolName and
+// name it in COLONY_POOLS below. The capacity key in scenarios (capacity.<kPoolName>),
+// the save, the state hash, the headless report, the debugger and the benchmarks visit
+// the pools through that list.
 #pragma once
 #include "world.h"
 
@@ -123,7 +125,14 @@ struct Body {
 // nest: she lays (her state field keeps its spawn value).
 const char* activity_name(const Body& b);
 
-using ColonyEcs = ecs::World<Body, RenderPiece, CollisionVolume, Sensor>;
+// The game's pools, declared once. A macro because the explicit instantiation at the end
+// of this file must name the world's template arguments, outside this namespace (an
+// alias is not allowed there).
+#define COLONY_POOLS ::colony::RenderPiece, ::colony::CollisionVolume, ::colony::Sensor
+using ColonyPools = ecs::PoolList<COLONY_POOLS>;
+using ColonyEcs = ColonyPools::World<Body>;
+// A value per pool, named by type: capacities, counts.
+template <class T> using PerPool = ColonyEcs::PerPool<T>;
 using Record = ColonyEcs::Record;
 // A record (header + Body) is one cache line: it is what every system walks each tick,
 // and the slot lists live beside the directory entry instead (ecs/world.h).
@@ -133,4 +142,4 @@ static_assert(sizeof(Record) == 64, "an entity record should stay one cache line
 
 // Instantiated once, in components.cpp: every unit that includes this header would
 // otherwise compile the whole world (release, validator) again.
-extern template class ecs::World<colony::Body, colony::RenderPiece, colony::CollisionVolume, colony::Sensor>;
+extern template class ecs::World<colony::Body, COLONY_POOLS>;

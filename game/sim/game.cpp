@@ -12,6 +12,7 @@
 #include <ctime>
 
 #include "sim_internal.h"
+#include "world_report.h"
 
 namespace colony {
 
@@ -174,39 +175,6 @@ struct Hasher {
   u64 digest() { return XXH3_64bits_digest(s); }
 };
 
-// A record's hashed bytes are gathered first and fed to the hasher in one call.
-struct RecordBytes {
-  std::array<std::byte, 2048> buf;
-  size_t n = 0;
-  template <class T> void put(const T& v) {
-    std::memcpy(buf.data() + n, &v, sizeof v);
-    n += sizeof v;
-  }
-};
-
-template <class C>
-void gather_components(RecordBytes& out, ColonyEcs& w, const Record& r) {
-  const auto& l = w.list<C>(r);
-  out.put(l.reserved);
-  out.put(l.added);
-  for (u32 k = 0; k < l.added; ++k) out.put(w.pool<C>().items[l.slot[k]]);
-}
-static_assert(sizeof(Body) + 64 + 32 * sizeof(RenderPiece) + 8 * sizeof(CollisionVolume) + 4 * sizeof(Sensor) <= 2048);
-
-void hash_record(Hasher& h, ColonyEcs& w, const Record& r) {
-  RecordBytes b;
-  b.put(r.header.handle);
-  b.put(r.header.chunk);
-  b.put(r.header.kind);
-  b.put(r.header.tier);
-  b.put(r.header.flags);
-  b.put(r.payload);
-  gather_components<RenderPiece>(b, w, r);
-  gather_components<CollisionVolume>(b, w, r);
-  gather_components<Sensor>(b, w, r);
-  h.bytes(b.buf.data(), b.n);
-}
-
 }  // namespace
 
 u64 state_hash(const Game& gc) {
@@ -239,9 +207,7 @@ u64 state_hash(const Game& gc) {
   for (const Command& c : g.pending_commands) {
     h.pod(c.kind), h.pod(c.x), h.pod(c.y), h.pod(c.radius), h.pod(c.count), h.pod(c.colony), h.pod(c.caste), h.pod(c.terrain);
   }
-  ColonyEcs& w = *g.ecs;
-  // Records in storage order: the order the systems visit them in affects the future.
-  w.for_each_entity([&](Record& r) { hash_record(h, w, r); });
+  hash_records(*g.ecs, [&](const void* p, size_t n) { h.bytes(p, n); });
   return h.digest();
 }
 
@@ -283,14 +249,6 @@ std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports, u64* foun
       report(r.header.handle, "ant's leg, antenna or carried-food pieces disagree with its body");
   };
   w.for_each_entity(check);
-  // The tile prefix the mobile walks rely on: each chunk's dormant storage starts with
-  // exactly its tiles.
-  for (u32 c = 0; c < w.grid().chunk_count(); ++c) {
-    u32 index = 0, tiles = tiles_in_chunk(g, c);
-    bool ok = true;
-    w.for_each_dormant_in_chunk(c, [&](Record& r) { ok = ok && ((index++ < tiles) == (r.payload.kind == Kind::Tile)); });
-    if (!ok) report({}, "chunk " + std::to_string(c) + " dormant storage does not start with exactly its " + std::to_string(tiles) + " tiles");
-  }
   if (food_sources != g.food_sources)
     report({}, "the game counts " + std::to_string(g.food_sources) + " food sources, storage holds " + std::to_string(food_sources));
   std::vector<u32> burning(g.chunk_burning.size(), 0);

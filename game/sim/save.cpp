@@ -74,9 +74,7 @@ std::string scenario_to_json(const Scenario& s) {
     if (v) cap[key] = v;  // zero means "derive", which is what an absent key says
   };
   put_cap("entities", s.capacity.entities);
-  put_cap("render_pieces", s.capacity.render_pieces);
-  put_cap("collision_volumes", s.capacity.collision_volumes);
-  put_cap("sensors", s.capacity.sensors);
+  ColonyPools::for_each([&]<class C>(std::type_identity<C>) { put_cap(C::kPoolName, s.capacity.pools.of<C>()); });
   put_cap("max_ants", s.capacity.max_ants);
   j["capacity"] = cap;
   const Rules& r = s.rules;
@@ -346,7 +344,7 @@ void check_entities(Game& g, In& in) {
   auto check = [&](Record& r) {
     const Body& b = r.payload;
     std::string who = "entity " + std::to_string(r.header.handle.index) + ": ";
-    in.need(b.kind < Kind::Count && r.header.kind == u16(b.kind), who + "unknown kind");
+    in.need(b.kind < Kind::Count && r.header.tag == u16(b.kind), who + "unknown kind");
     in.need(b.colony < g.colonies.size(), who + "colony out of range");
     in.need(u8(b.state) <= u8(AntState::Idle) && b.legs <= 6 && b.antennae <= 2 && b.carrying <= 1, who + "body state out of range");
     in.need(finite_in(b.x, 0, float(g.width)) && finite_in(b.y, 0, float(g.height)) && b.x < float(g.width) && b.y < float(g.height),
@@ -481,7 +479,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   ColonyEcs::Config cfg;
   cfg.max_entities = cap.entities;
   cfg.grid = ecs::ChunkGrid::make(s.width, s.height, s.chunk_size);
-  cfg.pool_capacity = {cap.render_pieces, cap.collision_volumes, cap.sensors};
+  cfg.pool_capacity = cap.pools;
   g.ecs = std::make_unique<ColonyEcs>(cfg);
   const u64 chunks = cfg.grid.chunk_count();
 

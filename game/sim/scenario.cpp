@@ -102,7 +102,8 @@ std::string written_text(double v) {
 }
 
 // An object whose keys must all be in `allowed`.
-const json& object(const json& v, const std::string& path, std::initializer_list<const char*> allowed) {
+template <class Keys>
+const json& object(const json& v, const std::string& path, const Keys& allowed) {
   if (!v.is_object()) throw BadInput{path.empty() ? "(top level)" : path, std::string("expected an object, got ") + type_name(v)};
   for (auto it = v.begin(); it != v.end(); ++it) {
     bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const char* k) { return it.key() == k; });
@@ -112,6 +113,10 @@ const json& object(const json& v, const std::string& path, std::initializer_list
     throw BadInput{join(path, it.key()), "unknown key (known here: " + known + ")"};
   }
   return v;
+}
+
+const json& object(const json& v, const std::string& path, std::initializer_list<const char*> allowed) {
+  return object<std::initializer_list<const char*>>(v, path, allowed);
 }
 
 const json& array(const json& v, const std::string& path, size_t min_n, size_t max_n) {
@@ -416,12 +421,14 @@ void read_region(const json& root, Scenario& s) {
 void read_capacity(const json& root, Scenario& s) {
   auto it = root.find("capacity");
   if (it == root.end()) return;
-  const json& o = object(*it, "capacity", {"entities", "render_pieces", "collision_volumes", "sensors", "max_ants"});
+  // Every pool's key is its kPoolName.
+  std::vector<const char*> keys = {"entities"};
+  for (const char* name : ColonyPools::names()) keys.push_back(name);
+  keys.push_back("max_ants");
+  const json& o = object(*it, "capacity", keys);
   auto cap = [](const json& v, const std::string& q) { return integer(v, q, 1, 200'000'000); };
   optional(o, "entities", "capacity", s.capacity.entities, cap);
-  optional(o, "render_pieces", "capacity", s.capacity.render_pieces, cap);
-  optional(o, "collision_volumes", "capacity", s.capacity.collision_volumes, cap);
-  optional(o, "sensors", "capacity", s.capacity.sensors, cap);
+  ColonyPools::for_each([&]<class C>(std::type_identity<C>) { optional(o, C::kPoolName, "capacity", s.capacity.pools.of<C>(), cap); });
   optional(o, "max_ants", "capacity", s.capacity.max_ants, cap);
 }
 
@@ -617,9 +624,11 @@ void check_world(Scenario& s, PaintedTerrain& land) {
   };
   check(n.ants, c.max_ants, "max_ants", "ants");
   check(n.entities, c.entities, "entities", "entities");
-  check(n.pieces, c.render_pieces, "render_pieces", "render pieces");
-  check(n.volumes, c.collision_volumes, "collision_volumes", "collision volumes");
-  check(n.sensors, c.sensors, "sensors", "sensors");
+  ColonyPools::for_each([&]<class C>(std::type_identity<C>) {
+    std::string what = C::kPoolName;  // render_pieces: "render pieces"
+    std::replace(what.begin(), what.end(), '_', ' ');
+    check(n.pools.of<C>(), c.pools.of<C>(), C::kPoolName, what.c_str());
+  });
 }
 
 }  // namespace
@@ -628,18 +637,21 @@ StartingNeeds starting_needs(const Scenario& s) {
   StartingNeeds n;
   u64 tiles = u64(s.width) * s.height;
   n.entities = tiles;
-  n.pieces = tiles;
+  u64& pieces = n.pools.of<RenderPiece>();
+  u64& volumes = n.pools.of<CollisionVolume>();
+  u64& sensors = n.pools.of<Sensor>();
+  pieces = tiles;
   for (const ColonySpec& c : s.colonies) {
     const BodyPlan& w = body_plan(Kind::Worker);
     const BodyPlan& so = body_plan(Kind::Soldier);
     const BodyPlan& q = body_plan(Kind::Queen);
     n.ants += 1 + u64(c.workers) + c.soldiers;
     n.entities += 1 + u64(c.workers) + c.soldiers;
-    n.pieces += q.pieces.size() + u64(c.workers) * (w.pieces.size() + w.spare_pieces) + u64(c.soldiers) * so.pieces.size();
-    n.volumes += q.volumes.size() + u64(c.workers) * w.volumes.size() + u64(c.soldiers) * so.volumes.size();
-    n.sensors += u64(c.workers) * w.sensors.size() + u64(c.soldiers) * so.sensors.size();
+    pieces += q.pieces.size() + u64(c.workers) * (w.pieces.size() + w.spare_pieces) + u64(c.soldiers) * so.pieces.size();
+    volumes += q.volumes.size() + u64(c.workers) * w.volumes.size() + u64(c.soldiers) * so.volumes.size();
+    sensors += u64(c.workers) * w.sensors.size() + u64(c.soldiers) * so.sensors.size();
   }
-  for (const FoodSpec& f : s.food) n.entities += 1, n.pieces += f.crumbs, n.volumes += 1;
+  for (const FoodSpec& f : s.food) n.entities += 1, pieces += f.crumbs, volumes += 1;
   return n;
 }
 
@@ -655,9 +667,14 @@ Capacity resolved_capacity(const Scenario& s) {
   auto fit = [](u64 v) { return u32(std::min<u64>(v, 200'000'000)); };
   if (!c.max_ants) c.max_ants = fit(max_ants);
   if (!c.entities) c.entities = fit(tiles + max_ants + food + corpses);
-  if (!c.render_pieces) c.render_pieces = fit(tiles + max_ants * 14 + queens * 30 + food * 31 + corpses * 5);
-  if (!c.collision_volumes) c.collision_volumes = fit(max_ants * 3 + queens * 8 + food + corpses);
-  if (!c.sensors) c.sensors = fit(max_ants * 3);
+  // What each pool holds at most, by what its entities carry; a pool with no line here
+  // gets what the scenario starts with plus one component an ant.
+  PerPool<u64> most;
+  most.of<RenderPiece>() = tiles + max_ants * 14 + queens * 30 + food * 31 + corpses * 5;
+  most.of<CollisionVolume>() = max_ants * 3 + queens * 8 + food + corpses;
+  most.of<Sensor>() = max_ants * 3;
+  for (size_t i = 0; i < ColonyPools::kCount; ++i)
+    if (!c.pools[i]) c.pools[i] = fit(most[i] ? most[i] : n.pools[i] + max_ants);
   return c;
 }
 

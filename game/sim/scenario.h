@@ -68,10 +68,12 @@ struct EventSpec {
   Kind caste = Kind::Worker;
 };
 
-// Pool and store capacities. Zero means "derive from the scenario".
+// Pool and store capacities. Zero means "derive from the scenario". A scenario names a
+// pool's capacity by the pool's kPoolName (capacity.render_pieces, ...).
 struct Capacity {
-  u32 entities = 0, render_pieces = 0, collision_volumes = 0, sensors = 0;
-  u32 max_ants = 0;  // population the derived capacities are sized for
+  u32 entities = 0;
+  PerPool<u32> pools;  // pools.of<RenderPiece>(), ...
+  u32 max_ants = 0;    // population the derived capacities are sized for
 };
 
 // The fastest an ant may walk, in cells per tick with six legs (rules, saved bodies).
@@ -161,7 +163,8 @@ bool parse_scenario(const std::string& text, const std::string& path, Scenario& 
 
 // What the world holds the moment it is built (tiles, queens, starting ants, food).
 struct StartingNeeds {
-  std::uint64_t entities = 0, pieces = 0, volumes = 0, sensors = 0, ants = 0;
+  std::uint64_t entities = 0, ants = 0;
+  PerPool<std::uint64_t> pools;  // components in each pool
 };
 StartingNeeds starting_needs(const Scenario& s);
 

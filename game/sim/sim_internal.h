@@ -43,57 +43,31 @@ inline float fast_sin(float x) {
 }
 inline float fast_cos(float x) { return fast_sin(x + kPi / 2); }
 
-inline Record* as_record(ecs::RecordHeader* h) { return reinterpret_cast<Record*>(h); }
+// The tags the walks for ants, food and corpses skip: tiles, which are most of a chunk's
+// records. A chunk's tiles are created first and never move or die, so they fill whole
+// storage blocks that the engine's views pass unread (ecs/view.h).
+inline constexpr ecs::TagSet kTileTags = ecs::tag_set(Kind::Tile);
 
-// Tiles are created first in every chunk and never move or die, so in each chunk's
-// dormant storage they form a prefix: removal fills a hole with the list's last record,
-// which is never a tile while anything is stored after the tiles. Walks that look for
-// ants, food and corpses skip that prefix block by block (validate_game checks it).
-inline u32 tiles_in_chunk(const Game& g, u32 c) {
-  const ecs::ChunkGrid& grid = g.ecs->grid();
-  u32 x0 = grid.chunk_col(c) * grid.chunk_cells, y0 = grid.chunk_row(c) * grid.chunk_cells;
-  return std::min(grid.chunk_cells, g.width - x0) * std::min(grid.chunk_cells, g.height - y0);
-}
-
-// fn(Record&) for every dormant record of chunk c after its tiles. Each record of the
-// next block is prefetched a block ahead: a block is 32 records (2 KiB), too short for the
-// hardware's stream prefetch to lock on before it ends, and the chain's blocks lie
-// anywhere in the arena.
+// fn(Record&) for every dormant ant, food source and corpse of chunk c.
 template <class Fn>
 inline void for_each_dormant_mobile(Game& g, u32 c, Fn&& fn) {
-  ecs::EntityStore& st = g.ecs->store();
-  const ecs::BlockList& list = st.dormant(c);
-  const u32 count = list.count, per = st.block_records(), skip = std::min(tiles_in_chunk(g, c), count);
-  u32 b = list.first, idx = 0;
-  while (b != ecs::kNone && idx + per <= skip) b = st.next_block(b), idx += per;
-  for (; b != ecs::kNone && idx < count; b = st.next_block(b)) {
-    u32 n = std::min(per, count - idx), next = st.next_block(b);
-    for (u32 i = idx < skip ? skip - idx : 0; i < n; ++i) {
-      if (next != ecs::kNone) ecs::prefetch_for_read(st.at(next, i));
-      fn(*as_record(st.at(b, i)));
-    }
-    idx += n;
-  }
+  g.ecs->dormant_in(c, kTileTags).for_each(fn);
 }
 
-// fn(Record&) for every simulated entity of chunk c, through the chunk's member list.
+// fn(Record&) for every simulated entity of chunk c.
 template <class Fn>
 inline void for_each_simulated_in_chunk(Game& g, u32 c, Fn&& fn) {
-  ecs::EntityStore& st = g.ecs->store();
-  for (u32 i = st.sim_head(c); i != 0; i = st.sim_link(i).next) fn(*as_record(st.record_of_index(i)));
+  g.ecs->in_chunk(c).for_each_simulated(fn);
 }
 
 // fn(Record&) for every ant, food source and corpse in chunk c (both tiers), in the order
-// of the engine's chunk walk (World::for_each_in_chunk). Not that walk with the tiles
-// filtered out: it reads every tile's record (400 in a chunk of kingdom_fire.json, 1,024
-// in one of million.json) where this skips them block by block, and the fire looks for
-// victims this way in every burning chunk each tick, a bomb in every chunk it reaches:
-// on kingdom_fire.json the fire system spends about a sixth less time than through the
-// engine's walk.
+// of the engine's chunk walk. Walking every record and dropping the tiles read every
+// tile's record (400 in a chunk of kingdom_fire.json, 1,024 in one of million.json), where
+// the view skips their blocks: the fire looks for victims this way in every burning chunk
+// each tick, a bomb in every chunk it reaches.
 template <class Fn>
 inline void for_each_mobile_in_chunk(Game& g, u32 c, Fn&& fn) {
-  for_each_simulated_in_chunk(g, c, fn);
-  for_each_dormant_mobile(g, c, fn);
+  g.ecs->in_chunk(c, kTileTags).for_each(fn);
 }
 
 // fn(Record&) for every ant, food source and corpse within r of (x, y): the chunk

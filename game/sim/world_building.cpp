@@ -223,7 +223,7 @@ Handle spawn_food(Game& g, float x, float y, u32 crumbs) {
 }
 
 void size_scratch(Game& g) {
-  const size_t cells = size_t(g.width) * g.height, entities = g.ecs->store().max_entities();
+  const size_t cells = size_t(g.width) * g.height, entities = g.ecs->max_entities();
   g.occupancy.assign(cells, 0);
   g.burning.reserve(cells);
   g.scratch_moves.reserve(entities);
@@ -247,7 +247,7 @@ bool build_world(Game& g, std::string* err) {
   ColonyEcs::Config cfg;
   cfg.max_entities = cap.entities;
   cfg.grid = ecs::ChunkGrid::make(s.width, s.height, s.chunk_size);
-  cfg.pool_capacity = {cap.render_pieces, cap.collision_volumes, cap.sensors};
+  cfg.pool_capacity = cap.pools;
   g.ecs = std::make_unique<ColonyEcs>(cfg);
   g.width = s.width;
   g.height = s.height;
@@ -340,9 +340,10 @@ u64 world_bytes_holding(const Scenario& s, const StartingNeeds& n) {
   // fields per colony; a chunk's storage list, links and flags.
   const u64 per_cell = sizeof(Terrain) + 2 * sizeof(Handle) + sizeof(u16) + 2 + sizeof(u64) + sizeof(float) * (1 + 2 * colonies);
   const u64 per_chunk = 64;
-  return records * sizeof(ColonyEcs::Record) + n.entities * per_entity + u64(cap.entities) * sizeof(u32) +
-         n.pieces * (sizeof(RenderPiece) + back) + n.volumes * (sizeof(CollisionVolume) + back) +
-         n.sensors * (sizeof(Sensor) + back) + cells * per_cell + chunks * per_chunk;
+  u64 pool_bytes = 0;
+  ColonyPools::for_each([&]<class C>(std::type_identity<C>) { pool_bytes += n.pools.of<C>() * (sizeof(C) + back); });
+  return records * sizeof(ColonyEcs::Record) + n.entities * per_entity + u64(cap.entities) * sizeof(u32) + pool_bytes +
+         cells * per_cell + chunks * per_chunk;
 }
 
 }  // namespace
@@ -353,9 +354,7 @@ u64 world_bytes_at_capacity(const Scenario& s) {
   const Capacity cap = resolved_capacity(s);
   StartingNeeds full = starting_needs(s);
   full.entities = std::max<u64>(full.entities, cap.entities);
-  full.pieces = std::max<u64>(full.pieces, cap.render_pieces);
-  full.volumes = std::max<u64>(full.volumes, cap.collision_volumes);
-  full.sensors = std::max<u64>(full.sensors, cap.sensors);
+  for (size_t i = 0; i < ColonyPools::kCount; ++i) full.pools[i] = std::max<u64>(full.pools[i], cap.pools[i]);
   return world_bytes_holding(s, full);
 }
 

@@ -705,7 +705,8 @@ TEST(Spawning, AWorldIsMeasuredByWhatItsPoolsHoldFull) {
   Scenario s = small_world();
   EXPECT_GT(world_bytes_at_capacity(s), world_bytes_at_start(s));
   EXPECT_EQ(memory_problem(s), "");
-  s.capacity.entities = s.capacity.render_pieces = s.capacity.collision_volumes = s.capacity.sensors = 200'000'000;
+  s.capacity.entities = 200'000'000;
+  s.capacity.pools = PerPool<u32>::filled(200'000'000);
   EXPECT_LT(world_bytes_at_start(s), u64(2e9));
   EXPECT_GT(world_bytes_at_capacity(s), u64(50e9));
   // The budget of a machine of 24 GB, whatever this one has.
@@ -1076,9 +1077,9 @@ TEST(Tiers, ADyingAntStaysInItsTierWhenItsChunkJoinsTheRegion) {
 
 TEST(Exhaustion, RefusedSpawnsAreCountedAndTheGameGoesOn) {
   Scenario s = small_world(64, 64, 16);
-  s.capacity.render_pieces = 64 * 64 + 30 + 12 * 50;
-  s.capacity.collision_volumes = 8 + 2 * 50;
-  s.capacity.sensors = 3 * 50;
+  s.capacity.pools.of<RenderPiece>() = 64 * 64 + 30 + 12 * 50;
+  s.capacity.pools.of<CollisionVolume>() = 8 + 2 * 50;
+  s.capacity.pools.of<Sensor>() = 3 * 50;
   auto g = build(s);
   queue_command(*g, Command{CommandKind::SpawnAnts, 32, 32, 8, 500, 0, Kind::Worker});
   simulate_tick(*g);
