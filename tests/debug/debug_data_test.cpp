@@ -58,7 +58,9 @@ Populated populate() {
   ColonyEcs::Config c;
   c.max_entities = 2000;
   c.grid = ecs::ChunkGrid::make(64, 64, 16);
-  c.pool_capacity = {20000, 3000, 2000};
+  c.pool_capacity.of<RenderPiece>() = 20000;
+  c.pool_capacity.of<CollisionVolume>() = 3000;
+  c.pool_capacity.of<Sensor>() = 2000;
   c.small_world_bytes = 0;  // a world this small would release every batch one at a time
   p.ecs = std::make_unique<ColonyEcs>(c);
   ColonyEcs& ecs = *p.ecs;
@@ -368,7 +370,7 @@ TEST(DebugData, ChunkMapTileCountFollowsTheMapEdge) {
   ColonyEcs::Config c;
   c.max_entities = 16;
   c.grid = ecs::ChunkGrid::make(40, 24, 16);  // 3 x 2 chunks, the last column and row cut
-  c.pool_capacity = {16, 16, 16};
+  c.pool_capacity = PerPool<u32>::filled(16);
   ColonyEcs ecs(c);
   ChunkMapData d = gather_chunk_map(ecs, ChunkCount::NonTiles);
   ASSERT_EQ(d.chunks.size(), 6u);
