@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <glm/glm.hpp>
 
 #include "chunk_grid.h"
 
@@ -17,6 +18,19 @@ struct Camera {
   static constexpr float kMinZoom = 0.25f, kMaxZoom = 64.f;
 };
 
+// World cells to screen pixels and back, as vectors.
+inline glm::vec2 centre_of(const Camera& c) { return {c.x, c.y}; }
+inline glm::vec2 screen_centre(const Camera& c) { return glm::vec2(c.view_w, c.view_h) * 0.5f; }
+inline glm::vec2 shake_of(const Camera& c) { return {c.shake_x, c.shake_y}; }
+inline glm::vec2 to_screen(const Camera& c, glm::vec2 world) { return (world - centre_of(c)) * c.zoom + screen_centre(c) + shake_of(c); }
+inline glm::vec2 to_world(const Camera& c, glm::vec2 screen) { return (screen - screen_centre(c) - shake_of(c)) / c.zoom + centre_of(c); }
+// A rotation by `radians`: its columns are the rotated x and y axes.
+inline glm::mat2 rotation(float radians) {
+  const float co = std::cos(radians), si = std::sin(radians);
+  return {co, si, -si, co};
+}
+
+// One coordinate at a time (the same arithmetic as to_screen and to_world).
 inline float screen_x(const Camera& c, float wx) { return (wx - c.x) * c.zoom + c.view_w * 0.5f + c.shake_x; }
 inline float screen_y(const Camera& c, float wy) { return (wy - c.y) * c.zoom + c.view_h * 0.5f + c.shake_y; }
 inline float world_x(const Camera& c, float sx) { return (sx - c.view_w * 0.5f - c.shake_x) / c.zoom + c.x; }

@@ -47,12 +47,18 @@ Uv sprite_uv(int sprite) {
 }
 
 // One quad from its screen centre and two half-axes (forward a, sideways s) in pixels.
-inline void emit_quad(std::vector<SDL_Vertex>& v, float cx, float cy, float ax, float ay, float sx, float sy, const Uv& uv,
-                      SDL_Color c) {
-  v.push_back({{cx - ax - sx, cy - ay - sy}, c, {uv.u0, uv.v0}});
-  v.push_back({{cx + ax - sx, cy + ay - sy}, c, {uv.u1, uv.v0}});
-  v.push_back({{cx + ax + sx, cy + ay + sy}, c, {uv.u1, uv.v1}});
-  v.push_back({{cx - ax + sx, cy - ay + sy}, c, {uv.u0, uv.v1}});
+// A quad centred on `at` (screen pixels) whose half-extents along its own axes are the
+// vectors `along` and `across`.
+inline void emit_quad(std::vector<SDL_Vertex>& v, glm::vec2 at, glm::vec2 along, glm::vec2 across, const Uv& uv, SDL_Color c) {
+  auto vertex = [&](glm::vec2 p, float u, float w) { v.push_back({{p.x, p.y}, c, {u, w}}); };
+  vertex(at - along - across, uv.u0, uv.v0);
+  vertex(at + along - across, uv.u1, uv.v0);
+  vertex(at + along + across, uv.u1, uv.v1);
+  vertex(at - along + across, uv.u0, uv.v1);
+}
+// A quad turned by `axes` (a rotation's columns), half-size `half` along them.
+inline void emit_quad(std::vector<SDL_Vertex>& v, glm::vec2 at, const glm::mat2& axes, glm::vec2 half, const Uv& uv, SDL_Color c) {
+  emit_quad(v, at, axes[0] * half.x, axes[1] * half.y, uv, c);
 }
 
 // Sprite for a piece: its part, except parts the atlas has no better picture for.
@@ -82,9 +88,7 @@ float far_length(Kind k) {
 
 void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y, float angle, float w, float h, int sprite,
                  SDL_Color color) {
-  float c = std::cos(angle), s = std::sin(angle);
-  float hw = w * 0.5f * cam.zoom, hh = h * 0.5f * cam.zoom;
-  emit_quad(b.verts[layer], screen_x(cam, x), screen_y(cam, y), c * hw, s * hw, -s * hh, c * hh, sprite_uv(sprite), color);
+  emit_quad(b.verts[layer], to_screen(cam, {x, y}), rotation(angle), glm::vec2(w, h) * 0.5f * cam.zoom, sprite_uv(sprite), color);
   ++b.quads;
 }
 
@@ -122,23 +126,20 @@ struct EntityDraw {
   void draw_pieces(const Record& r, Layer layer, bool corpse, bool glow) {
     const Body& body = r.payload;
     const float zoom = cam.zoom;
-    const float hc = std::cos(body.heading), hs = std::sin(body.heading);
-    const float bx = screen_x(cam, body.x), by = screen_y(cam, body.y);
+    const glm::mat2 heading = rotation(body.heading);
+    const glm::vec2 centre = to_screen(cam, {body.x, body.y});
     const auto& list = g.ecs->list<RenderPiece>(r);
     const RenderPiece* items = g.ecs->pool<RenderPiece>().items.get();
     auto& out = b.verts[glow ? kLayerLight : layer];
     for (u32 k = 0; k < list.added; ++k) {
       const RenderPiece& p = items[list.slot[k]];
-      // Piece centre: owner position + heading-rotated offset.
-      const float ox = p.offset_x(), oy = p.offset_y();
-      float px = bx + (hc * ox - hs * oy) * zoom;
-      float py = by + (hs * ox + hc * oy) * zoom;
-      float a = body.heading + p.rotation();
-      float c = std::cos(a), s = std::sin(a);
-      float grow = glow ? 1.35f : 1.f;
-      float hw = p.size_x() * 0.5f * zoom * grow, hh = p.size_y() * 0.5f * zoom * grow;
+      // Piece centre: owner position + heading-rotated offset; the piece turned by the
+      // owner's heading and its own rotation.
+      const glm::vec2 at = centre + heading * glm::vec2(p.offset_x(), p.offset_y()) * zoom;
+      const float grow = glow ? 1.35f : 1.f;
+      glm::vec2 half = glm::vec2(p.size_x(), p.size_y()) * 0.5f * zoom * grow;
       // Thin parts (legs, antennae) keep at least a pixel of thickness so they stay readable.
-      hh = std::fmax(hh, 0.6f);
+      half.y = std::fmax(half.y, 0.6f);
       SDL_Color col;
       if (glow)
         col = {255, 230, 140, 90};
@@ -147,7 +148,7 @@ struct EntityDraw {
       else
         col = p.color ? abgr_color(p.color) : colony_color(body);
       if (corpse && !glow) col = corpse_color(col);
-      emit_quad(out, px, py, c * hw, s * hw, -s * hh, c * hh, uv[piece_sprite(p)], col);
+      emit_quad(out, at, rotation(body.heading + p.rotation()), half, uv[piece_sprite(p)], col);
     }
     b.quads += list.added;
   }
@@ -266,7 +267,8 @@ struct EntityDraw {
   void draw_far(const Record& r) {
     const Body& body = r.payload;
     SDL_Color col = colony_color(body);
-    float x = screen_x(cam, body.x), y = screen_y(cam, body.y);
+    const glm::vec2 at = to_screen(cam, {body.x, body.y});
+    const float x = at.x, y = at.y;
     auto& out = b.verts[kLayerBodies];
     if (detail == Detail::Dot) {
       plot_dot(x, y, std::max(1, int(far_length(body.kind) * 0.7f * cam.zoom + 0.5f)), col);
@@ -277,13 +279,13 @@ struct EntityDraw {
       queue_stamp(x, y, stamp_for(kSpriteAntFar, std::max(2, int(far_length(body.kind) * cam.zoom + 0.5f))), dir, col);
       return;
     }
-    float len = far_length(body.kind) * cam.zoom * 0.5f;
-    float c = std::cos(body.heading), s = std::sin(body.heading);
-    emit_quad(out, x, y, c * len, s * len, -s * len, c * len, uv[kSpriteAntFar], col);
+    const float len = far_length(body.kind) * cam.zoom * 0.5f;
+    const glm::mat2 heading = rotation(body.heading);
+    emit_quad(out, at, heading, glm::vec2(len), uv[kSpriteAntFar], col);
     ++b.quads;
     if (body.carrying) {
-      float f = 0.35f * far_length(body.kind) * cam.zoom;
-      emit_quad(out, x + c * len * 0.9f, y + s * len * 0.9f, f, 0, 0, f, uv[kSpriteCarriedFood], {255, 255, 255, 255});
+      const float f = 0.35f * far_length(body.kind) * cam.zoom;
+      emit_quad(out, at + heading[0] * len * 0.9f, glm::vec2(f, 0), glm::vec2(0, f), uv[kSpriteCarriedFood], {255, 255, 255, 255});
       ++b.quads;
     }
   }
