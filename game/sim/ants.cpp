@@ -30,7 +30,9 @@ constexpr u32 kDormantLeg = 64;  // ticks of a dormant forager's walk in one dir
 // Age and hunger; true when the ant died.
 constexpr float kStarveChance = 0.0008f;
 
-bool age_ant(Game& g, Record& r, u32 dt) {
+// Inlined into both walks: left to GCC it was called as a function once the walks went
+// through the engine's views, 4 % more instructions a tick (callgrind, tick/full/10000).
+[[gnu::always_inline]] inline bool age_ant(Game& g, Record& r, u32 dt) {
   Body& b = r.payload;
   b.age += dt;
   if (b.age >= b.lifespan) return kill_ant(g, r, DeathCause::Age);
