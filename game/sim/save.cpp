@@ -451,7 +451,7 @@ void check_history(Game& g, In& in) {
   }
   // One validation a tick at most, each finding at most a few problems per entity, chunk,
   // colony and cell.
-  const u64 per_check = 8 * (u64(w.store().max_entities()) + w.grid().chunk_count() + g.colonies.size() + g.terrain.size());
+  const u64 per_check = 8 * (u64(w.max_entities()) + w.grid().chunk_count() + g.colonies.size() + g.terrain.size());
   u64 allowed = 0;
   if (__builtin_mul_overflow(g.tick, per_check, &allowed)) allowed = ~u64(0);
   in.need(g.invariant_violations <= allowed, "the invariant violation count " + std::to_string(g.invariant_violations) + " is more than the " +
