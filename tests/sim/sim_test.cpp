@@ -758,22 +758,46 @@ Scenario two_colonies() {
   return s;
 }
 
-TEST(Deaths, EnemiesThatTouchFight) {
-  // Soldiers strike on their own ground: the nests stand either side of the meeting.
+// Two columns of soldiers walking into each other, the second column of colony
+// `second`: returns the combat deaths and how many of them lost health. Soldiers strike
+// on their own ground: the nests stand either side of the meeting.
+struct Clash {
+  u64 combat_deaths = 0;
+  u32 hurt = 0, alive = 0;
+};
+Clash clash(u8 second) {
   Scenario s = two_colonies();
   s.colonies[0].nest_x = 20, s.colonies[0].nest_y = 30;
   s.colonies[1].nest_x = 44, s.colonies[1].nest_y = 30;
   s.rules.strike_chance = 1;
   auto g = build(s);
-  // Two columns of enemies walking into each other.
+  std::vector<Handle> ants;
   for (int i = 0; i < 40; ++i) {
-    spawn_ant(*g, 0, Kind::Soldier, 28.0f, 10.5f + float(i), 0);
-    spawn_ant(*g, 1, Kind::Soldier, 36.0f, 10.5f + float(i), 3.14159f);
+    ants.push_back(spawn_ant(*g, 0, Kind::Soldier, 28.0f, 10.5f + float(i), 0));
+    ants.push_back(spawn_ant(*g, second, Kind::Soldier, 36.0f, 10.5f + float(i), 3.14159f));
   }
+  const u16 full = rec(*g, ants[0]).payload.health;
   for (int t = 0; t < 200; ++t) simulate_tick(*g);
-  u64 combat = g->colonies[0].died.by_cause[size_t(DeathCause::Combat)] + g->colonies[1].died.by_cause[size_t(DeathCause::Combat)];
-  EXPECT_GT(combat, 0u);
+  Clash c;
+  for (const Colony& col : g->colonies) c.combat_deaths += col.died.by_cause[size_t(DeathCause::Combat)];
+  for (Handle h : ants) {
+    const Record* r = g->ecs->find(h);
+    c.alive += r != nullptr;
+    c.hurt += r && r->payload.health < full;
+  }
   expect_valid(*g);
+  return c;
+}
+
+// Enemies that touch fight: some die, survivors are hurt. The control is the same
+// contact between ants of one colony: nobody is hurt and nobody dies.
+TEST(Deaths, EnemiesThatTouchFightAndFriendsDoNot) {
+  Clash enemies = clash(1), friends = clash(0);
+  EXPECT_GT(enemies.combat_deaths, 0u);
+  EXPECT_GT(enemies.hurt + enemies.combat_deaths, 10u);
+  EXPECT_EQ(friends.combat_deaths, 0u);
+  EXPECT_EQ(friends.hurt, 0u);
+  EXPECT_EQ(friends.alive, 80u);
 }
 
 // A cell's combat entry carries the stamp of the tick that wrote it, and the stamps come
