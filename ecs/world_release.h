@@ -3,9 +3,23 @@
 // compaction), with the prefetching that keeps their cache misses in flight.
 // Included by world.h; the declarations and their contracts are in the class there.
 #pragma once
+#include <cstring>
+
 #include "world.h"
 
 namespace ecs {
+
+// Test builds define ECS_POISON_FREED_ENTRIES: the entries a release frees, [from, to),
+// are then overwritten with 0xA5 bytes, so that a slot list still naming one reads
+// garbage instead of the right value by luck (tests/ecs/differential_test.cpp).
+template <class C>
+inline void poison_freed(Pool<C>& p, u32 from, u32 to) {
+#ifdef ECS_POISON_FREED_ENTRIES
+  std::memset(static_cast<void*>(p.items.get() + from), 0xA5, size_t(to - from) * sizeof(C));
+#else
+  (void)p, (void)from, (void)to;
+#endif
+}
 
 // Pass 1 for pools Ps over the batch: notes per pool how many entries the batch
 // frees and where the lowest one is, sets their bits in the pool's dead bitmap and
@@ -146,6 +160,7 @@ void World<Payload, Cs...>::close_holes(ReleaseStrategy strategy) {
   u64 rewires = compact ? compact_holes(p, first_hole, taken) : tail_fill_holes(p, first_hole, new_taken, taken);
   clear_bits(dead_bits_[I].get(), first_hole, taken);
   p.stats.taken = new_taken;
+  poison_freed(p, new_taken, taken);
   p.count(&PoolCounters::removes, dead);
   p.count(&PoolCounters::rewires, rewires);
   last_strategy_[I] = compact ? ReleaseStrategy::Compact : ReleaseStrategy::TailFill;
@@ -289,6 +304,7 @@ void World<Payload, Cs...>::swap_remove_entry(Pool<C>& p, u32 s) {
   u32 last = p.stats.taken - 1;
   if (s != last) { p.move_entry(last, s); rewire(p, s); }
   p.stats.taken = last;
+  poison_freed(p, last, last + 1);
   p.count(&PoolCounters::removes);
 }
 template <Positioned Payload, Component... Cs>

@@ -1,8 +1,11 @@
 // differential_test.cpp — a long random run of every world operation against a plain
 // reference model (std containers, no cleverness). After every operation the results must
-// agree; every thousand operations the full observable contents (each live entity's
-// tier, chunk, payload and components in order, per pool) must agree; every 2,048 the validator
-// must find nothing.
+// agree; after every release the contents of the entities it touched (its victims and
+// every entity whose entries it may have moved) must agree; every thousand operations the
+// full observable contents (each live entity's tier, chunk, payload and components in
+// order, per pool) must agree; every 2,048 the validator must find nothing. The build
+// poisons freed pool entries (ECS_POISON_FREED_ENTRIES), so a slot list left naming one
+// reads garbage rather than the value it held.
 //
 //   COLONY_DIFF_SEED=<n>  run another seed (the default is fixed)
 //   COLONY_DIFF_OPS=<n>   run another number of operations (default 1,000,000; a build
@@ -146,6 +149,9 @@ struct DiffRun {
   std::array<u64, 16> result_counts{};  // how often each Result came out, to show coverage
   u64 bombs = 0, bomb_kills = 0, batches = 0;
   std::array<u64, 3> apply_strategy{};  // how the piece pool closed its holes in each apply
+  std::array<u64, 3> pool_full{};       // reservations each pool refused for want of room
+  u64 spawns = 0, spawns_refused = 0, add_eaches = 0, touched_checks = 0;
+  std::vector<u32> touched;             // entities the coming release may change (by index)
 
   std::string where() const { return "op " + std::to_string(op) + " seed " + std::to_string(seed_); }
   u64 seed_ = 0;
@@ -203,6 +209,7 @@ struct DiffRun {
     else want = Result::Ok;
     expect(w.reserve<Comp<I>>(h, n), want, "reserve");
     if (want == Result::EntityMaxReached || want == Result::PoolFull) ++m.failed[I];
+    pool_full[I] += want == Result::PoolFull;
     if (want != Result::Ok) return;
     e->reserved[I] += n;
     m.taken[I] += n;
@@ -226,28 +233,34 @@ struct DiffRun {
     u32 local = rng.below(e ? u32(e->added[I].size()) + 2 : 4);
     if (rng.percent(1)) local = 0xFFFFFFFFu;
     Result want = !e ? Result::StaleHandle : (local >= e->added[I].size() ? Result::BadLocalIndex : Result::Ok);
+    if (want == Result::Ok) note_tail<I>(1), touched.push_back(h.index);
     expect(w.remove_one<Comp<I>>(h, local), want, "remove_one");
     if (want != Result::Ok) return;
     e->added[I].erase(e->added[I].begin() + local);
     e->reserved[I] -= 1;
     m.taken[I] -= 1;
+    compare_touched();
   }
 
   template <size_t I>
   void op_release_all(std::integral_constant<size_t, I>) {
     Handle h = pick();
     RefEntity* e = m.find(h);
+    if (e) note_tail<I>(e->reserved[I]), touched.push_back(h.index);
     expect(w.release_all<Comp<I>>(h), e ? Result::Ok : Result::StaleHandle, "release_all");
     if (e) m.release(*e, I);
+    compare_touched();
   }
 
   void op_destroy() {
     Handle h = pick();
     RefEntity* e = m.find(h);
+    if (e) note_release(std::vector<Handle>{h}, ReleaseStrategy::TailFill);
     expect(w.destroy(h), e ? Result::Ok : Result::StaleHandle, "destroy");
     if (!e) return;
     if (e->dying) std::erase(m.queue, h);
     m.kill(h);
+    compare_touched();
   }
 
   void op_queue_destroy() {
@@ -263,10 +276,12 @@ struct DiffRun {
   void op_apply() {
     ASSERT_EQ(w.pending_destructions().size(), m.queue.size()) << where();
     u64 removes = w.stats<Piece>().total.removes;
+    note_release(m.queue, ReleaseStrategy::Auto);
     ASSERT_EQ(w.apply_destructions(), u32(m.queue.size())) << where();
     if (w.stats<Piece>().total.removes != removes) ++apply_strategy[size_t(w.last_release_strategy<Piece>())];
     for (Handle h : m.queue) m.kill(h);
     m.queue.clear();
+    compare_touched();
   }
 
   // The bomb: everything in a circle is queued while the radius query walks it, then the
@@ -309,11 +324,118 @@ struct DiffRun {
       if (rng.percent(10)) batch.push_back(batch.back());
     }
     auto strategy = ReleaseStrategy(rng.below(3));
+    note_release(batch, strategy, I);
     w.release_batch<Comp<I>>(batch, strategy);
     std::set<u32> done;
     for (Handle h : batch)
       if (RefEntity* e = m.find(h); e && done.insert(h.index).second) m.release(*e, I);
     ++batches;
+    compare_touched();
+  }
+
+  // A spawn as the game dresses an entity: room in every pool asked for at once
+  // (reserve_all, all or nothing), then each pool's components written in place
+  // (add_each). Mostly a new entity, sometimes a live, stale or made-up one; sometimes
+  // more than an entity may hold.
+  void op_spawn() {
+    const bool fresh = rng.percent(70) && m.live.size() < kMaxEntities;
+    Handle h = fresh ? Handle{} : pick();
+    if (fresh) {
+      Pos p = random_pos(next_tag++);
+      h = w.create(w.grid().chunk_at(p.x, p.y), rng.percent(50) ? Tier::Simulated : Tier::Dormant, u16(p.id & 0xFF), p);
+      ASSERT_FALSE(h.is_null()) << where();
+      m.add_live(RefEntity{h, Tier(w.find(h)->header.tier), w.find(h)->header.chunk, p, {}, {}, false});
+    }
+    std::array<u32, 3> n{};
+    for (u32 i = 0; i < 3; ++i) n[i] = rng.percent(3) ? kMaxPer[i] + 1 : rng.below(kMaxPer[i] / 2 + 1);
+    RefEntity* e = m.find(h);
+    Result want = e ? Result::Ok : Result::StaleHandle;
+    if (e) {
+      for (u32 i = 0; i < 3; ++i) {  // every pool is asked, and each refusal counted
+        Result r = n[i] > kMaxPer[i] - e->reserved[i] ? Result::EntityMaxReached
+                   : n[i] > kCapacity[i] - m.taken[i] ? Result::PoolFull
+                                                      : Result::Ok;
+        if (r != Result::Ok) ++m.failed[i];
+        pool_full[i] += r == Result::PoolFull;
+        if (want == Result::Ok) want = r;
+      }
+    }
+    expect(w.reserve_all<Piece, Volume, Sensor>(h, n), want, "reserve_all");
+    ++spawns;
+    if (want != Result::Ok) {
+      ++spawns_refused;
+      return;
+    }
+    for (u32 i = 0; i < 3; ++i) e->reserved[i] += n[i], m.taken[i] += n[i];
+    with_pool(rng.below(3), [&](auto i) { op_add_each(i, h); });
+  }
+
+  // Writes several components into an entity's reserved slots at once (add_each): all
+  // or nothing, refused past the slots reserved.
+  template <size_t I>
+  void op_add_each(std::integral_constant<size_t, I>, Handle h) {
+    RefEntity* e = m.find(h);
+    u32 room = e ? e->reserved[I] - u32(e->added[I].size()) : 0;
+    u32 n = rng.percent(10) ? room + 1 + rng.below(3) : rng.below(room + 1);
+    Result want = !e ? Result::StaleHandle : (n > room ? Result::NoReservedSlot : Result::Ok);
+    const u32 first_tag = next_tag;
+    next_tag += n;
+    expect(w.add_each<Comp<I>>(h, n, [&](Comp<I>& c, u32 k) { c = Comp<I>{}, c.tag = first_tag + k; }), want, "add_each");
+    ++add_eaches;
+    if (want != Result::Ok) return;
+    for (u32 k = 0; k < n; ++k) e->added[I].push_back(first_tag + k);
+  }
+
+  // [SECTION] What a release touches
+
+  // Before pool I loses `dead` entries one at a time by swap-with-last: the entries that
+  // can move are the pool's last `dead`; their owners are noted.
+  template <size_t I>
+  void note_tail(u32 dead) {
+    const auto& p = w.pool<Comp<I>>();
+    u32 taken = p.stats.taken;
+    for (u32 s = taken - std::min(dead, taken); s < taken; ++s) touched.push_back(u32(p.owners[s].owner_index));
+  }
+  // Before the victims' entries are released (in pool `only`, or in every pool) with
+  // the strategy given: notes the victims and the owners of every entry the release may
+  // move. Tail fill and one-at-a-time moves only entries from the last `dead`; compaction
+  // moves the entries from the lowest victim entry up (Auto compacts only when that span
+  // is at most about twice the dead, so a longer span is tail filled).
+  void note_release(const std::vector<Handle>& victims, ReleaseStrategy strategy, u32 only = 3) {
+    std::set<u32> unique;
+    for (Handle h : victims)
+      if (m.find(h)) unique.insert(h.index), touched.push_back(h.index);
+    for (u32 i = 0; i < 3; ++i) {
+      if (only < 3 && i != only) continue;
+      with_pool(i, [&](auto pool) {
+        constexpr size_t I = decltype(pool)::value;
+        const auto& p = w.pool<Comp<I>>();
+        u32 dead = 0, first_hole = p.stats.taken;
+        for (u32 index : unique) {
+          const auto& l = w.list_at<Comp<I>>(index);
+          dead += l.reserved;
+          for (u32 k = 0; k < l.reserved; ++k) first_hole = std::min(first_hole, l.slot[k]);
+        }
+        u32 taken = p.stats.taken, from = taken - std::min(dead, taken);
+        bool may_compact = strategy == ReleaseStrategy::Compact ||
+                           (strategy == ReleaseStrategy::Auto && taken - first_hole <= 2 * dead + 64);
+        if (may_compact) from = std::min(from, first_hole);
+        for (u32 s = from; s < taken; ++s) touched.push_back(u32(p.owners[s].owner_index));
+      });
+    }
+  }
+  // After the release: every noted entity still alive agrees with the model.
+  void compare_touched() {
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (u32 index : touched) {
+      auto it = m.live.find(index);
+      if (it == m.live.end()) continue;
+      compare_entity(it->second);
+      ++touched_checks;
+      if (::testing::Test::HasFatalFailure()) break;
+    }
+    touched.clear();
   }
 
   void op_move_chunk() {
@@ -350,12 +472,14 @@ struct DiffRun {
     std::set<u32> seen;
     for (Handle h : batch)
       if (m.find(h) && seen.insert(h.index).second) victims.push_back(h);
+    note_release(victims, ReleaseStrategy::Auto);
     ASSERT_EQ(w.destroy_batch(batch), u32(victims.size())) << where();
     for (Handle h : victims) {
       if (m.find(h)->dying) std::erase(m.queue, h);
       m.kill(h);
     }
     ++batches;
+    compare_touched();
   }
 
   // Deferred moves applied in one call, as a walk collects them: each to a new position's
@@ -438,6 +562,11 @@ struct DiffRun {
     if (roll < 845) return op_set_tier();
     if (roll < 847) return op_destroy_batch();
     if (roll < 857) return op_move_chunks();
+    if (roll < 887) return op_spawn();
+    if (roll < 907) {
+      Handle h = pick();
+      return with_pool(pool, [&](auto i) { op_add_each(i, h); });
+    }
     if (roll < 998) return op_lookup();
     w.begin_tick();
   }
@@ -454,21 +583,27 @@ struct DiffRun {
     ASSERT_EQ(got, e.added[I]) << Comp<I>::kPoolName << " entity " << e.h.index << " at " << where();
   }
 
+  void compare_entity(const RefEntity& e) {
+    const u32 index = e.h.index;
+    const TestWorld::Record* r = w.lookup(e.h, e.chunk);
+    ASSERT_NE(r, nullptr) << "entity " << index << " at " << where();
+    ASSERT_EQ(Tier(r->header.tier), e.tier) << "entity " << index << " at " << where();
+    ASSERT_EQ(r->header.chunk, e.chunk) << where();
+    ASSERT_EQ(r->payload.id, e.pos.id) << where();
+    ASSERT_EQ(r->payload.x, e.pos.x) << where();
+    ASSERT_EQ(r->payload.y, e.pos.y) << where();
+    ASSERT_EQ(w.dying(e.h), e.dying) << where();
+    compare_pool<0>(e, *r);
+    compare_pool<1>(e, *r);
+    compare_pool<2>(e, *r);
+  }
+
   void compare() {
     ASSERT_EQ(w.live_count(), m.live.size()) << where();
     u32 simulated = 0;
     for (const auto& [index, e] : m.live) {
-      const TestWorld::Record* r = w.lookup(e.h, e.chunk);
-      ASSERT_NE(r, nullptr) << "entity " << index << " at " << where();
-      ASSERT_EQ(Tier(r->header.tier), e.tier) << "entity " << index << " at " << where();
-      ASSERT_EQ(r->header.chunk, e.chunk) << where();
-      ASSERT_EQ(r->payload.id, e.pos.id) << where();
-      ASSERT_EQ(r->payload.x, e.pos.x) << where();
-      ASSERT_EQ(r->payload.y, e.pos.y) << where();
-      ASSERT_EQ(w.dying(e.h), e.dying) << where();
-      compare_pool<0>(e, *r);
-      compare_pool<1>(e, *r);
-      compare_pool<2>(e, *r);
+      compare_entity(e);
+      if (::testing::Test::HasFatalFailure()) return;
       simulated += e.tier == Tier::Simulated;
     }
     ASSERT_EQ(w.simulated_count(), simulated) << where();
@@ -532,6 +667,10 @@ TEST(Differential, RandomOperationsAgreeWithTheReferenceModel) {
               (unsigned long long)run->bombs, (unsigned long long)run->bomb_kills, (unsigned long long)run->batches,
               (unsigned long long)run->apply_strategy[size_t(ReleaseStrategy::TailFill)],
               (unsigned long long)run->apply_strategy[size_t(ReleaseStrategy::Compact)]);
+  std::printf("differential: pool full %llu/%llu/%llu, %llu spawns (%llu refused), %llu add_each, %llu entities compared after releases\n",
+              (unsigned long long)run->pool_full[0], (unsigned long long)run->pool_full[1], (unsigned long long)run->pool_full[2],
+              (unsigned long long)run->spawns, (unsigned long long)run->spawns_refused, (unsigned long long)run->add_eaches,
+              (unsigned long long)run->touched_checks);
   std::printf("differential results: ok %llu, stale %llu, pool full %llu, entity max %llu, no reserved slot %llu, "
               "bad local %llu, bad chunk %llu, already queued %llu, bad tier %llu; failed creates %llu\n",
               (unsigned long long)c[size_t(Result::Ok)], (unsigned long long)c[size_t(Result::StaleHandle)],
@@ -549,6 +688,11 @@ TEST(Differential, RandomOperationsAgreeWithTheReferenceModel) {
     EXPECT_GT(run->apply_strategy[size_t(ReleaseStrategy::TailFill)], 0u);
     EXPECT_GT(run->apply_strategy[size_t(ReleaseStrategy::Compact)], 0u);
     EXPECT_GT(run->m.failed_creates, 0u);
+    for (u32 p = 0; p < 3; ++p) EXPECT_GT(run->pool_full[p], 0u) << "pool " << p << " was never full";
+    EXPECT_GT(run->spawns - run->spawns_refused, 0u);
+    EXPECT_GT(run->spawns_refused, 0u);
+    EXPECT_GT(run->add_eaches, 0u);
+    EXPECT_GT(run->touched_checks, ops / 20) << "the releases' touched entities were hardly compared";
   }
 }
 
