@@ -63,23 +63,39 @@ void save_one(const std::uint8_t* data, size_t size) {
   if (auto g = load_game_from_bytes(sealed.data(), sealed.size(), "fuzz.colony", &err, kLimits)) exercise(*g);
 }
 
-void replay_one(const std::uint8_t* data, size_t size) {
+ReplayRun replay_one(const std::uint8_t* data, size_t size) {
   std::vector<std::uint8_t> bytes(data, data + size);
   // Reseal the checksum so mutations of the body are decoded, not just refused.
   constexpr size_t kHeader = 32;
   if (size >= kHeader && std::memcmp(data, kReplayMagic, 8) == 0)
     put_u64(bytes.data() + 24, XXH3_64bits(bytes.data() + kHeader, size - kHeader));
-  Replayer r;
+  Replay replay;
   std::string err;
-  if (!decode_replay(bytes.data(), bytes.size(), "fuzz.replay", r.replay, &err)) return;
-  auto g = load_game_from_bytes(r.replay.start_save.data(), r.replay.start_save.size(), "start", &err, kLimits);
-  if (!g || g->tick != r.replay.start_tick) return;
-  r.region[0] = g->region_x, r.region[1] = g->region_y, r.region[2] = g->region_w, r.region[3] = g->region_h;
-  for (u64 t = 0; t < kTicks && !r.finished(*g); ++t) {
-    r.before_tick(*g);
-    simulate_tick(*g);
-    r.after_tick(*g);
+  if (!decode_replay(bytes.data(), bytes.size(), "fuzz.replay", replay, &err)) return {};
+  auto play = [&](ReplayRun& run) -> u64 {
+    Replayer r;
+    r.replay = replay;
+    auto g = load_game_from_bytes(r.replay.start_save.data(), r.replay.start_save.size(), "start", &err, kLimits);
+    if (!g || g->tick != r.replay.start_tick) return 0;
+    r.region[0] = g->region_x, r.region[1] = g->region_y, r.region[2] = g->region_w, r.region[3] = g->region_h;
+    for (u64 t = 0; t < kTicks && !r.finished(*g); ++t) {
+      r.before_tick(*g);
+      simulate_tick(*g);
+      r.after_tick(*g);
+      ++run.ticks;
+    }
+    run.played = true;
+    run.divergence = r.divergence;
+    return state_hash(*g);
+  };
+  ReplayRun first, second;
+  const u64 a = play(first), b = play(second);
+  if (a != b || first.played != second.played || first.ticks != second.ticks || first.divergence != second.divergence) {
+    std::fprintf(stderr, "fuzz: a replay played back twice ended apart: hash %016llx / %016llx, divergence '%s' / '%s'\n",
+                 (unsigned long long)a, (unsigned long long)b, first.divergence.c_str(), second.divergence.c_str());
+    std::abort();
   }
+  return first;
 }
 
 }  // namespace colony::fuzz

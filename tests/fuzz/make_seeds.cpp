@@ -3,8 +3,9 @@
 // that check. From seeds/scenario/tiny.json it writes the tiny world after 12 ticks,
 // saved raw (seeds/save/tiny_raw.colony) and with zstd (tiny_zstd.colony), and a replay
 // of 8 ticks from there (seeds/replay/tiny.replay) holding every command kind and a move
-// of the simulation region, and the save regression (regressions/save/: a slot list's
-// count past the maximum). Run it after any change of the save or replay format
+// of the simulation region, the save regression (regressions/save/: a slot list's
+// count past the maximum) and the replay regression (regressions/replay/: a recording
+// started with commands pending). Run it after any change of the save or replay format
 // (FuzzInputs.SeedsLoadWithThisBuild fails until then):
 //   cmake --build build --target fuzz_make_seeds && build/tests/fuzz/fuzz_make_seeds
 #include <cstdio>
@@ -82,6 +83,25 @@ int main(int argc, char** argv) {
     rec.after_tick(*g);
   }
   if (!rec.write(dir + "/seeds/replay/tiny.replay", &err)) return fail(err);
-  std::printf("fuzz_make_seeds: wrote the save and replay seeds under %s/seeds\n", dir.c_str());
+
+  // The replay regression: a recording started while commands were queued for the next
+  // tick, so its starting save holds pending commands (and the cells they touch, which
+  // the tick's budget counts) that playback must apply as the recording did.
+  {
+    auto start = colony::make_game(s, s.seed, &err);
+    if (!start) return fail(err);
+    while (start->tick < kStartTick) colony::simulate_tick(*start);
+    for (colony::u64 i = 0; i < colony::u64(colony::CommandKind::Count); ++i) colony::queue_command(*start, seed_command(i));
+    colony::Recorder pending;
+    if (!pending.start(*start, &err, 1)) return fail(err);
+    for (colony::u64 i = 0; i < 4; ++i) {
+      colony::queue_command(*start, seed_command(i + 3));
+      pending.before_tick(*start);
+      colony::simulate_tick(*start);
+      pending.after_tick(*start);
+    }
+    if (!pending.write(dir + "/regressions/replay/pending_commands_at_start.replay", &err)) return fail(err);
+  }
+  std::printf("fuzz_make_seeds: wrote the save and replay seeds and regressions under %s\n", dir.c_str());
   return 0;
 }

@@ -34,9 +34,18 @@ int run_inputs(const char* folder, const char* kind, Fn fn) {
   return n;
 }
 
+// The scenario regressions are texts the reader once took wrongly; each is now refused
+// with its key path.
 TEST(FuzzInputs, ScenarioSeedsAndRegressions) {
-  EXPECT_GT(run_inputs("seeds", "scenario", colony::fuzz::scenario_one), 0);
-  run_inputs("regressions", "scenario", colony::fuzz::scenario_one);
+  EXPECT_EQ(run_inputs("seeds", "scenario", colony::fuzz::scenario_one), 2);
+  EXPECT_EQ(run_inputs("regressions", "scenario", colony::fuzz::scenario_one), 2);
+  int refused = run_inputs("regressions", "scenario", [](const std::uint8_t* data, size_t size) {
+    colony::Scenario s;
+    std::string err;
+    EXPECT_FALSE(colony::parse_scenario(std::string(reinterpret_cast<const char*>(data), size), "regression.json", s, &err));
+    EXPECT_NE(err.find("regression.json: "), std::string::npos) << err;
+  });
+  EXPECT_EQ(refused, 2);
 }
 
 TEST(FuzzInputs, SaveSeedsAndRegressions) {
@@ -55,9 +64,17 @@ TEST(FuzzInputs, SaveSeedsAndRegressions) {
   EXPECT_EQ(regressions, 1);
 }
 
+// Every kept replay decodes, plays back from its starting save and stays on its
+// recording (replay_one itself checks that two playbacks agree).
 TEST(FuzzInputs, ReplaySeedsAndRegressions) {
-  EXPECT_GT(run_inputs("seeds", "replay", colony::fuzz::replay_one), 0);
-  run_inputs("regressions", "replay", colony::fuzz::replay_one);
+  auto plays_true = [](const std::uint8_t* data, size_t size) {
+    colony::fuzz::ReplayRun run = colony::fuzz::replay_one(data, size);
+    EXPECT_TRUE(run.played);
+    EXPECT_GT(run.ticks, 0u);
+    EXPECT_EQ(run.divergence, "");
+  };
+  EXPECT_EQ(run_inputs("seeds", "replay", plays_true), 1);
+  EXPECT_EQ(run_inputs("regressions", "replay", plays_true), 1);
 }
 
 // The seeds must load with this build: a seed refused at the version check starts the
