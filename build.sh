@@ -6,6 +6,8 @@
 #   ./build.sh bench      build Release and run the benchmarks (build/bench.json)
 #   ./build.sh sanitize   build the tests with -fsanitize=address,undefined into build-asan/ and run them
 #   ./build.sh fuzz SECS  build the libFuzzer targets with clang and run each for SECS seconds
+#   ./build.sh mutants [NAME...]  apply each mutant of tests/mutants/mutants.txt alone in a
+#                         scratch copy (build-mutants/) and check that its tests catch it
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -85,6 +87,10 @@ case "$mode" in
     build/bench/colony_bench --benchmark_out=build/bench.json --benchmark_out_format=json "${@:2}"
     python3 bench/ratios.py build/bench.json
     ;;
+  mutants)
+    install_missing "${PACKAGES[@]}"
+    exec python3 tests/mutants/run.py "${@:2}"
+    ;;
   fuzz)
     install_missing "${PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
     secs=${2:-60}
@@ -104,7 +110,7 @@ case "$mode" in
     done
     ;;
   *)
-    echo "build.sh: unknown mode '$mode' (use: run, test, hour, bench, sanitize, fuzz SECONDS)" >&2
+    echo "build.sh: unknown mode '$mode' (use: run, test, hour, bench, sanitize, fuzz SECONDS, mutants [NAME...])" >&2
     exit 2
     ;;
 esac

@@ -127,6 +127,23 @@ TEST(Replay, AChangedRecordingIsCaughtWhereItDiverges) {
   EXPECT_EQ(r.divergence.rfind("tick 41: tick digest ", 0), 0u) << r.divergence;
 }
 
+// A recorded state hash that differs from the playback's is caught at its tick, though
+// every tick digest before and at it agrees: the full hash is checked, not only the digest.
+TEST(Replay, AChangedStateHashIsCaughtAtItsTick) {
+  auto g = make_from("default.json");
+  u64 final_hash = 0;
+  Recorder rec = record(*g, 30, &final_hash, 10);
+  Replayer r;
+  r.replay = rec.replay;
+  ASSERT_EQ(r.replay.hashes.size(), 3u);
+  r.replay.hashes[1] ^= 1;  // the hash after tick 20 of the recording
+  auto back = play_back(r, false);
+  EXPECT_TRUE(r.diverged);
+  EXPECT_EQ(r.checked, 20u);
+  EXPECT_EQ(r.verified, 1u);
+  EXPECT_EQ(r.divergence.rfind("tick " + std::to_string(r.replay.start_tick + 20) + ": state hash ", 0), 0u) << r.divergence;
+}
+
 TEST(Replay, StartsFromALoadedSaveMidGame) {
   auto g = make_from("default.json");
   test::run(*g, 300);
