@@ -425,28 +425,22 @@ TEST_F(DebuggerUi, NewWorldClearsHistoryAndSelection) {
 
 // A frame that ran several ticks shows each system's slowest of them: a bomb's release in
 // the first of three ticks is what the Frame window's destroy row shows, not the last
-// tick's near nothing. While paused (no tick), the last tick's times again.
+// tick's near nothing. While paused (no tick), the last tick's times again. The ticks'
+// times are set as each tick's timer leaves them (the debugger reads nothing else), so
+// the machine's speed decides nothing here.
 TEST_F(DebuggerUi, FrameTimesShowTheSlowestTickOfEachFrame) {
   for (int i = 0; i < 3; ++i) step(0, 0, false);
   const auto destroy = size_t(SystemTimes::Destroy);
-  Command c;
-  c.kind = CommandKind::BigBomb;
-  c.x = g->colonies[0].nest_x, c.y = g->colonies[0].nest_y, c.radius = 20;
-  queue_command(*g, c);
-  float slowest = 0;
-  for (int i = 0; i < 3; ++i) {
+  const double bomb_tick_ms[3] = {4.5, 0.25, 0.125};  // the bomb's tick first
+  for (double ms : bomb_tick_ms) {
     simulate_tick(*g);
+    g->times.last_ms[destroy] = ms;
     debugger_after_tick(dbg, *g);
-    slowest = std::max(slowest, float(g->times.last_ms[destroy]));
-    if (i == 0) {
-      ASSERT_TRUE(!g->blasts.empty() && g->blasts.back().killed > 100) << "the bomb killed too few to time";
-    }
   }
-  ASSERT_GT(slowest, float(g->times.last_ms[destroy])) << "the bomb's tick was the slowest, not the last";
   step(0, 0, false, false);
-  EXPECT_EQ(dbg.system_history[destroy].last(), slowest);
+  EXPECT_EQ(dbg.system_history[destroy].last(), 4.5f);
   step(0, 0, false, false);
-  EXPECT_EQ(dbg.system_history[destroy].last(), double(float(g->times.last_ms[destroy])));
+  EXPECT_EQ(dbg.system_history[destroy].last(), 0.125f);
 }
 
 // The Stress window's scenario list starts at the running scenario and follows it.

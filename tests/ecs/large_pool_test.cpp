@@ -81,9 +81,9 @@ long minor_faults() {
 }
 
 // A mass release works in scratch committed when the world was made: the first dense
-// batch of a large world faults in no page (lazily committed, the sort's two buffers of a
-// handle per directory entry would be faulted in by the first 50 % kill: about a fifth of
-// its time in a million-ant world).
+// batch of a large world faults in no page of its own (lazily committed, the sort's two
+// buffers of a handle per directory entry would be faulted in by the first 50 % kill:
+// about a fifth of its time in a million-ant world).
 TEST(LargePool, TheFirstMassReleaseFaultsInNoPage) {
   // A small world's dense batch first: the release's own stack (the sort's digit counts)
   // is touched once per thread, whatever the world.
@@ -109,7 +109,10 @@ TEST(LargePool, TheFirstMassReleaseFaultsInNoPage) {
   const u32 died = w.destroy_batch(half);
   const long faults = minor_faults() - before;
   EXPECT_EQ(died, 150'000u);
-  EXPECT_EQ(faults, 0) << "the release faulted in pages";
+  // The sort's two buffers of a handle per directory entry fault in over two thousand
+  // pages when they are not committed with the world; the kernel may fault a few pages
+  // of its own (its count is not the release's), so the bound is a few dozen.
+  EXPECT_LT(faults, 32) << "the release faulted in pages";
   EXPECT_EQ(violations(w), "");
 }
 

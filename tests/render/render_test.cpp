@@ -1411,8 +1411,21 @@ TEST(RenderWindow, ResidentMemoryStaysFlatOverHundredsOfFrames) {
   EXPECT_EQ(o.app.debugger.rss_history.last(), s.rss_mb);
 }
 
+// Counts the window events SDL sends while it runs (a window made, shown or hidden).
+int SDLCALL count_window_events(void* count, SDL_Event* e) {
+  if (e->type == SDL_WINDOWEVENT) ++*static_cast<int*>(count);
+  return 1;
+}
+
+// The world is read before SDL starts: a missing scenario exits 2 with its one line and
+// no window ever opens. SDL's video is started here first, with a watch on its events,
+// so a window the run made (and destroyed) would have shown there, and a run that started
+// and shut SDL down would have stopped this one.
 TEST(RenderWindow, AMissingScenarioIsExitCode2WithNoWindow) {
   setenv("SDL_VIDEODRIVER", "offscreen", 0);
+  ASSERT_EQ(SDL_InitSubSystem(SDL_INIT_VIDEO), 0) << SDL_GetError();
+  int window_events = 0;
+  SDL_AddEventWatch(count_window_events, &window_events);
   Options o;
   o.scenario = data("no_such_scenario.json");
   o.frames = 1;
@@ -1421,6 +1434,11 @@ TEST(RenderWindow, AMissingScenarioIsExitCode2WithNoWindow) {
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("no_such_scenario.json"), std::string::npos) << err;
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(window_events, 0) << "the run opened a window";
+  EXPECT_NE(SDL_WasInit(SDL_INIT_VIDEO), 0u) << "the run started and shut down SDL";
+  for (Uint32 id = 1; id < 64; ++id) EXPECT_EQ(SDL_GetWindowFromID(id), nullptr) << "window " << id;
+  SDL_DelEventWatch(count_window_events, &window_events);
+  SDL_QuitSubSystem(SDL_INIT_VIDEO);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "../common/scratch.h"
+#include "game.h"
 #include "options.h"
 
 namespace {
@@ -98,6 +99,54 @@ TEST(Cli, HeadlessRunWritesTheReport) {
     EXPECT_TRUE(j["timing_ms"].contains(system)) << system;
   EXPECT_TRUE(j["rss_mb"].contains("start"));
   EXPECT_TRUE(j["rss_mb"].contains("end"));
+}
+
+// The report's numbers are the world's: the same scenario, seed and ticks run in this
+// process (validated after every tick, as --validate does) give the same state hash, ant
+// counts, pool figures, entity counts and moves.
+TEST(Cli, TheReportGivesTheNumbersOfTheSameRunInProcess) {
+  fs::path scen = write_scenario("small.json", kSmall);
+  fs::path rep = temp_dir() / "report.json";
+  ProcessResult r = run("--headless --scenario " + scen.string() + " --ticks 120 --seed 9 --validate --report " + rep.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(read_file(rep));
+
+  colony::Scenario s;
+  std::string err;
+  ASSERT_TRUE(colony::load_scenario(scen.string(), s, &err)) << err;
+  auto g = colony::make_game(s, 9, &err);
+  ASSERT_TRUE(g) << err;
+  for (int t = 0; t < 120; ++t) {
+    colony::simulate_tick(*g);
+    colony::validate_game(*g, 1);
+  }
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx", (unsigned long long)colony::state_hash(*g));
+  EXPECT_EQ(j["state_hash"], hash);
+  EXPECT_EQ(j["ants"]["alive"], colony::ants_alive(*g));
+  EXPECT_EQ(j["ants"]["born"], colony::ants_born(*g));
+  EXPECT_EQ(j["ants"]["died"]["explosion"], colony::ants_died(*g).by_cause[size_t(colony::DeathCause::Explosion)]);
+  int pools = 0;
+  for (const ecs::PoolStats* st : g->ecs->all_stats()) {
+    SCOPED_TRACE(st->name);
+    const auto& p = j["pools"][st->name];
+    EXPECT_EQ(p["capacity"], st->capacity);
+    EXPECT_EQ(p["taken"], st->taken);
+    EXPECT_EQ(p["high_water"], st->high_water);
+    EXPECT_EQ(p["failed_reservations"], st->total.failed_reservations);
+    EXPECT_EQ(p["rewires"], st->total.rewires);
+    EXPECT_EQ(p["reserves"], st->total.reserves);
+    EXPECT_EQ(p["removes"], st->total.removes);
+    EXPECT_EQ(p["reserved_unused"], st->reserved_unused);
+    EXPECT_GT(st->taken, 0u);
+    ++pools;
+  }
+  EXPECT_EQ(pools, 3);
+  EXPECT_EQ(j["pools"].size(), 3u);
+  EXPECT_EQ(j["entities"]["live"], g->ecs->live_count());
+  EXPECT_EQ(j["entities"]["simulated"], g->ecs->simulated_count());
+  EXPECT_EQ(j["moves"], g->moves);
+  EXPECT_EQ(j["spawn_refused"], g->spawn_refused);
 }
 
 // The headless progress line counts violations only when the validator runs: without
