@@ -60,14 +60,14 @@ std::vector<Handle> ring_of_ants(Game& g, float x, float y, float distance) {
   return out;
 }
 
-enum class Fate { Dead, Maimed, Whole };
-const char* fate_name(Fate f) { return f == Fate::Dead ? "dead" : f == Fate::Maimed ? "maimed" : "whole"; }
+enum class Outcome { Dead, Maimed, Whole };
+const char* fate_name(Outcome f) { return f == Outcome::Dead ? "dead" : f == Outcome::Maimed ? "maimed" : "whole"; }
 
-Fate fate_of(Game& g, Handle h) {
+Outcome fate_of(Game& g, Handle h) {
   const Record* r = g.ecs->find(h);
-  if (!r) return Fate::Dead;
+  if (!r) return Outcome::Dead;
   // The ring always takes one leg (and sometimes an antenna as well).
-  return r->payload.legs == 6 && r->payload.antennae == 2 ? Fate::Whole : Fate::Maimed;
+  return r->payload.legs == 6 && r->payload.antennae == 2 ? Outcome::Whole : Outcome::Maimed;
 }
 
 void expect_valid(Game& g) {
@@ -79,9 +79,9 @@ void expect_valid(Game& g) {
 template <class Fn>
 void expect_bomb_edges(Scenario s, float x, float y, float radius, float outer, Fn fire) {
   auto g = build(s);
-  struct Case { float distance; Fate want; std::vector<Handle> ants; };
-  std::vector<Case> cases = {{radius - 0.2f, Fate::Dead, {}}, {radius + 0.2f, Fate::Maimed, {}},
-                             {outer - 0.2f, Fate::Maimed, {}}, {outer + 0.2f, Fate::Whole, {}}};
+  struct Case { float distance; Outcome want; std::vector<Handle> ants; };
+  std::vector<Case> cases = {{radius - 0.2f, Outcome::Dead, {}}, {radius + 0.2f, Outcome::Maimed, {}},
+                             {outer - 0.2f, Outcome::Maimed, {}}, {outer + 0.2f, Outcome::Whole, {}}};
   for (Case& c : cases) c.ants = ring_of_ants(*g, x, y, c.distance);
   fire(*g);
   for (const Case& c : cases)

@@ -146,6 +146,7 @@ constexpr Row kGameRows[] = {
     {"refused_commands", nullptr, "a refused command never reached the world"},
     {"times", nullptr, "measured, never read by the simulation"},
     {"blasts", nullptr, "for the renderer, never read by the simulation"},
+    {"sparks", nullptr, "for the renderer, never read by the simulation"},
     {"scratch_moves", nullptr, "scratch, empty between ticks"},
     {"scratch_stands", nullptr, "scratch, empty between ticks"},
     {"scratch_handles", nullptr, "scratch, empty between ticks"},
@@ -170,6 +171,10 @@ constexpr Row kColonyRows[] = {
     {"died: every cause", [](Game& g) { ++colony1(g).died.by_cause[size_t(DeathCause::Culled)]; }, "", true},
     {"delivered", [](Game& g) { ++colony1(g).delivered; }},
     {"starving", [](Game& g) { colony1(g).starving = !colony1(g).starving; }},
+    {"down_since", [](Game& g) { ++colony1(g).down_since; }},
+    {"refounds", [](Game& g) { ++colony1(g).refounds; }},
+    {"fate", nullptr, "for the window's messages, never read by the simulation"},
+    {"fate_tick", nullptr, "for the window's messages, never read by the simulation"},
 };
 static_assert(member_count<Colony>() == member_rows(kColonyRows),
               "Colony's members and the rows of kColonyRows in tests/sim/hash_test.cpp differ: give the new member a row");
