@@ -196,7 +196,7 @@ static_assert(member_count<Command>() == member_rows(kCommandRows),
 constexpr Row kHeaderRows[] = {
     {"handle", [](Game& g) { ant(g).header.handle.generation ^= 4; }},
     {"chunk", [](Game& g) { ant(g).header.chunk ^= 1; }},
-    {"kind", [](Game& g) { ant(g).header.kind ^= 8; }},
+    {"tag", [](Game& g) { ant(g).header.tag ^= 8; }},
     {"tier", [](Game& g) { ant(g).header.tier ^= 1; }},
     {"flags", [](Game& g) { ant(g).header.flags ^= 2; }},
 };
