@@ -34,6 +34,7 @@
 #include "chunk_grid.h"
 #include "entity_store.h"
 #include "index_sort.h"
+#include "journal.h"
 #include "lookahead.h"
 #include "pool.h"
 #include "pool_list.h"
@@ -125,6 +126,11 @@ class World {
     // so the rule follows what the caches must hold, not what a kill touches. 0: every
     // batch past swap_release_max takes the batch passes.
     u64 small_world_bytes = kDefaultSmallWorldBytes;
+    // The release journal's rings (journal.h): steps (moves, holes), victims and release
+    // records kept. All zero: no journal (set_journal cannot turn it on).
+    u32 journal_steps = 0;
+    u32 journal_victims = 0;
+    u32 journal_releases = 0;
   };
 
   // Compaction is chosen when the survivors it would move (those past the first hole)
@@ -142,7 +148,8 @@ class World {
         sorted_{make_committed_buffer<Handle>(config.max_entities), make_committed_buffer<Handle>(config.max_entities)},
         dead_bits_{make_committed_buffer<u64>(dead_words(config.pool_capacity.template of<Cs>()))...},
         swap_release_max_(config.swap_release_max),
-        small_world_bytes_(config.small_world_bytes) {}
+        small_world_bytes_(config.small_world_bytes),
+        journal_(config.journal_steps, config.journal_victims, config.journal_releases) {}
 
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -341,18 +348,14 @@ class World {
   template <class C>
   Result remove_one(Handle h, u32 local) {
     if (!store_.alive(h)) return Result::StaleHandle;
-    Pool<C>& p = pool<C>();
-    auto& l = list_at<C>(h.index);
-    if (local >= l.added) return Result::BadLocalIndex;
-    p.leave_histogram(l);
-    swap_remove_entry(p, l.slot[local]);
-    for (u32 c = local; c + 1 < l.reserved; ++c) {
-      l.slot[c] = l.slot[c + 1];
-      p.owners[l.slot[c]].local = c;
+    if (local >= list_at<C>(h.index).added) return Result::BadLocalIndex;
+    if (journal_.on()) {
+      journal_.begin(ReleasePath::RemoveOne, release_footprint());
+      remove_one_as<C, true>(h, local);
+      journal_.end();
+    } else {
+      remove_one_as<C, false>(h, local);
     }
-    --l.reserved;
-    --l.added;
-    p.enter_histogram(l);
     return Result::Ok;
   }
 
@@ -360,7 +363,14 @@ class World {
   template <class C>
   Result release_all(Handle h) {
     if (!store_.alive(h)) return Result::StaleHandle;
-    release_list<C>(h.index);
+    if (!journal_.on()) {
+      release_list<C, false>(h.index);
+      return Result::Ok;
+    }
+    journal_.begin(ReleasePath::OneAtATime, release_footprint());
+    journal_.victim(h);
+    release_list<C, true>(h.index);
+    journal_.end();
     return Result::Ok;
   }
 
@@ -371,7 +381,12 @@ class World {
   // Not for use while iterating the entity's tier: use queue_destroy there. An entity
   // already queued leaves the queue (so the queue only ever holds live entities).
   Result destroy(Handle h) {
-    return release_one_at_a_time<MarkMode::FreeAndUnqueue>({&h, 1}) ? Result::Ok : Result::StaleHandle;
+    if (!journal_.on()) return release_one_at_a_time<MarkMode::FreeAndUnqueue, false>({&h, 1}) ? Result::Ok : Result::StaleHandle;
+    if (!alive(h)) return Result::StaleHandle;
+    journal_.begin(ReleasePath::OneAtATime, release_footprint());
+    release_one_at_a_time<MarkMode::FreeAndUnqueue, true>({&h, 1});
+    journal_.end();
+    return Result::Ok;
   }
 
   // Immediate batched destruction: every entity of the batch dies now, through the same
@@ -427,10 +442,31 @@ class World {
   // handles are ignored), with the same mark and close passes; the entities live on.
   template <class C>
   void release_batch(std::span<const Handle> batch, ReleaseStrategy strategy = ReleaseStrategy::Auto) {
-    mark_batch<MarkMode::SlotsOnly, C>(batch);
-    close_holes<C>(strategy);
+    if (!journal_.on()) {
+      mark_batch<MarkMode::SlotsOnly, false, C>(batch);
+      close_holes<C, false>(strategy);
+      return;
+    }
+    journal_.begin(ReleasePath::TailFill, release_footprint());
+    mark_batch<MarkMode::SlotsOnly, true, C>(batch);
+    close_holes<C, true>(strategy);
+    journal_.end();
   }
   template <class C> ReleaseStrategy last_release_strategy() const { return last_strategy_[index_of<C>()]; }
+
+  // [SECTION] Release journal
+
+  // The journal (journal.h) of every release while it is on: read it through journal().
+  // Off by default; a world made without rings (Config::journal_*) cannot turn it on.
+  // Returns whether it is on now.
+  bool set_journal(bool on) { return journal_.set_on(on); }
+  bool journal_on() const { return journal_.on(); }
+  const Journal<kPoolCount>& journal() const { return journal_; }
+  using JournalRelease = ecs::JournalRelease<kPoolCount>;
+  // The tick and cause stamped on the releases journaled from now on (the caller's codes).
+  void journal_context(u64 tick, u32 cause) { journal_.set_context(tick, cause); }
+  // A pool's index in the world's pool order (the journal's steps name pools by it).
+  template <class C> static constexpr size_t pool_index() { return index_of<C>(); }
 
   // [SECTION] Iteration and spatial queries
 
@@ -486,7 +522,8 @@ class World {
   // Whether every destruction goes one entity at a time now, whatever its size.
   bool is_small_world() const { return small_world_bytes_ && release_footprint() <= small_world_bytes_; }
   u32 swap_release_max() const { return swap_release_max_; }
-  // How long the batched release's passes took, by the steady clock: the debugger shows
+  // How long the batched release's passes took, by the thread's CPU clock (stopwatch.h,
+  // the clock of the game's system timers too): the debugger shows
   // them as a bomb goes off and the benchmarks report them per victim. Timed are the
   // destructions (apply_destructions, destroy_batch) that take the batch passes; a batch
   // released one entity at a time (Config::swap_release_max, small_world_bytes) and release_batch
@@ -613,11 +650,17 @@ class World {
   // How many holes ahead the tail fill prefetches the hole's entry.
   static constexpr u32 kHoleAhead = 32;
 
-  template <MarkMode kMode, class... Ps> u32 mark_batch(std::span<const Handle> batch);
+  // kJournal: the version of the release that writes the journal (chosen once per
+  // release by whether the journal is on; the other never mentions it).
+  template <MarkMode kMode, bool kJournal, class... Ps> u32 mark_batch(std::span<const Handle> batch);
   template <MarkMode kMode> u32 destroy_entities(std::span<const Handle> batch);
-  template <MarkMode kMode> [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch);
+  template <MarkMode kMode, bool kJournal> u32 destroy_entities_as(std::span<const Handle> batch);
+  template <MarkMode kMode, bool kJournal> [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch);
   void note_release(const ReleaseTimes& t);
-  template <MarkMode kMode> u32 release_one_at_a_time(std::span<const Handle> batch);
+  template <MarkMode kMode, bool kJournal> u32 release_one_at_a_time(std::span<const Handle> batch);
+  template <class C, bool kJournal> void remove_one_as(Handle h, u32 local);
+  // The handle of the live (or just freed) entity at a back-pointer's index, for the journal.
+  Handle journal_owner(const BackPointer& bp) const { return {u32(bp.owner_index), store_.dir(u32(bp.owner_index)).generation}; }
   // A batch holding at least one in kSortDensity of the live entities is walked in handle
   // index order: the directory rows are then read nearly in address order and stream in,
   // where in random order each one waits on memory (bench/README.md, change 10). A
@@ -629,10 +672,10 @@ class World {
   template <class C> void reset_marks();
   template <class C> void count_dead(u32 index);
   template <class C> bool is_dead(u32 s) const;
-  template <class C> void close_holes(ReleaseStrategy strategy);
+  template <class C, bool kJournal> void close_holes(ReleaseStrategy strategy);
 
-  template <class C> [[gnu::always_inline]] inline u64 compact_holes(Pool<C>& p, u32 first_hole, u32 taken);
-  template <class C> [[gnu::always_inline]] inline u64 tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken, u32 taken);
+  template <class C, bool kJournal> [[gnu::always_inline]] inline u64 compact_holes(Pool<C>& p, u32 first_hole, u32 taken);
+  template <class C, bool kJournal> [[gnu::always_inline]] inline u64 tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken, u32 taken);
 
   // Prefetch helpers: each names the lines a batch pass or a create will touch soon.
   // A walk over victims, in three steps: 2 x kPrefetchAhead ahead the first kRowHead
@@ -652,8 +695,8 @@ class World {
   void prefetch_chunk_links(Handle h);
   template <class C> void prefetch_owner_row(Pool<C>& p, u32 s);
 
-  template <class C> void swap_remove_entry(Pool<C>& p, u32 s);
-  template <class C> void release_list(u32 index);
+  template <class C, bool kJournal> void swap_remove_entry(Pool<C>& p, u32 s);
+  template <class C, bool kJournal> void release_list(u32 index);
   // Takes a queued entity out of the destruction queue (the queue's last entry fills the gap).
   void unqueue(u32 index) {
     DirEntry& d = store_.dir_mut(index);
@@ -704,6 +747,7 @@ class World {
   u64 failed_creates_ = 0;
   std::array<ReleaseStrategy, kPoolCount> last_strategy_{};
   ReleaseTimes last_release_, release_totals_;
+  Journal<kPoolCount> journal_;
 };
 
 }  // namespace ecs

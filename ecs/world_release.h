@@ -31,10 +31,13 @@ inline void poison_freed(Pool<C>& p, u32 from, u32 to) {
 // kPrefetchAhead ahead, once the head naming them has arrived, and the bitmap words the
 // slots are marked in half as far ahead. Returns how many live entities it marked.
 template <Positioned Payload, Component... Cs>
-template <MarkMode kMode, class... Ps>
+template <MarkMode kMode, bool kJournal, class... Ps>
 u32 World<Payload, Cs...>::mark_batch(std::span<const Handle> batch) {
   (reset_marks<Ps>(), ...);
-  auto count = [&](u32 index) { (count_dead<Ps>(index), ...); };
+  auto count = [&](u32 index) {
+    if constexpr (kJournal) journal_.victim({index, store_.dir(index).generation});
+    (count_dead<Ps>(index), ...);
+  };
   if constexpr (kMode == MarkMode::SlotsOnly) return visit_victims<kMode, true, Ps...>(batch, count);
   store_.begin_batch_free();
   u32 died = visit_victims<kMode, true, Ps...>(batch, count);
@@ -45,28 +48,44 @@ u32 World<Payload, Cs...>::mark_batch(std::span<const Handle> batch) {
 // most swap_release_max_, or any batch while the world's release_footprint() is at most
 // small_world_bytes_, one entity at a time by swap-with-last, as destroy() does; a
 // larger one by the mark and close passes.
+// The journal is asked once here, and the release runs in the version that writes it or
+// in the one that never mentions it.
 template <Positioned Payload, Component... Cs>
 template <MarkMode kMode>
 u32 World<Payload, Cs...>::destroy_entities(std::span<const Handle> batch) {
-  if (batch.size() <= swap_release_max_ || is_small_world()) return release_small_batch<kMode>(batch);
+  if (journal_.on()) [[unlikely]] return destroy_entities_as<kMode, true>(batch);
+  return destroy_entities_as<kMode, false>(batch);
+}
+template <Positioned Payload, Component... Cs>
+template <MarkMode kMode, bool kJournal>
+u32 World<Payload, Cs...>::destroy_entities_as(std::span<const Handle> batch) {
+  if (batch.size() <= swap_release_max_ || is_small_world()) {
+    if constexpr (!kJournal) return release_small_batch<kMode, false>(batch);
+    journal_.begin(ReleasePath::OneAtATime, release_footprint());
+    u32 died = release_small_batch<kMode, true>(batch);
+    journal_.end();
+    return died;
+  }
+  if constexpr (kJournal) journal_.begin(ReleasePath::TailFill, release_footprint());
   ReleaseTimes t{.batches = 1};
   Stopwatch watch;
   std::span<const Handle> ordered = in_directory_order(batch);
   t.sort_ms = watch.lap_ms();
-  u32 died = mark_batch<kMode, Cs...>(ordered);
+  u32 died = mark_batch<kMode, kJournal, Cs...>(ordered);
   t.mark_ms = watch.lap_ms();
-  ((close_holes<Cs>(ReleaseStrategy::Auto), t.close_ms[index_of<Cs>()] = watch.lap_ms()), ...);
+  ((close_holes<Cs, kJournal>(ReleaseStrategy::Auto), t.close_ms[index_of<Cs>()] = watch.lap_ms()), ...);
   t.victims = died;
   note_release(t);
+  if constexpr (kJournal) journal_.end();
   return died;
 }
 // A small batch, released one entity at a time, in a function of its own: inlined into
 // destroy_entities beside the mark pass, the same loop ran measurably slower than
 // destroy() called once per victim (bench/README.md, change 17).
 template <Positioned Payload, Component... Cs>
-template <MarkMode kMode>
+template <MarkMode kMode, bool kJournal>
 [[gnu::noinline]] u32 World<Payload, Cs...>::release_small_batch(std::span<const Handle> batch) {
-  return release_one_at_a_time<kMode>(batch);
+  return release_one_at_a_time<kMode, kJournal>(batch);
 }
 template <Positioned Payload, Component... Cs>
 void World<Payload, Cs...>::note_release(const ReleaseTimes& t) {
@@ -76,9 +95,34 @@ void World<Payload, Cs...>::note_release(const ReleaseTimes& t) {
 // Every slot of each live victim released by swap-with-last, then its record freed:
 // destroy() and the small batches.
 template <Positioned Payload, Component... Cs>
-template <MarkMode kMode>
+template <MarkMode kMode, bool kJournal>
 u32 World<Payload, Cs...>::release_one_at_a_time(std::span<const Handle> batch) {
-  return visit_victims<kMode, false>(batch, [&](u32 index) { (release_list<Cs>(index), ...); });
+  return visit_victims<kMode, false>(batch, [&](u32 index) {
+    if constexpr (kJournal) journal_.victim({index, store_.dir(index).generation});
+    (release_list<Cs, kJournal>(index), ...);
+  });
+}
+// remove_one's work once the handle and local index are known good: the entry is
+// swap-removed, then the owner's later slots shift down one place and their
+// back-pointers learn their new local index.
+template <Positioned Payload, Component... Cs>
+template <class C, bool kJournal>
+void World<Payload, Cs...>::remove_one_as(Handle h, u32 local) {
+  constexpr size_t I = index_of<C>();
+  Pool<C>& p = pool<C>();
+  auto& l = list_at<C>(h.index);
+  if constexpr (kJournal) journal_.begin_pool(I, ReleasePath::RemoveOne, p.stats.taken);
+  p.leave_histogram(l);
+  swap_remove_entry<C, kJournal>(p, l.slot[local]);
+  for (u32 c = local; c + 1 < l.reserved; ++c) {
+    l.slot[c] = l.slot[c + 1];
+    p.owners[l.slot[c]].local = c;
+    if constexpr (kJournal) journal_.renumber(I, l.slot[c], h, c);
+  }
+  --l.reserved;
+  --l.added;
+  p.enter_histogram(l);
+  if constexpr (kJournal) journal_.end_pool(I, p.stats.taken);
 }
 template <Positioned Payload, Component... Cs>
 std::span<const Handle> World<Payload, Cs...>::in_directory_order(std::span<const Handle> batch) {
@@ -148,7 +192,7 @@ bool World<Payload, Cs...>::is_dead(u32 s) const {
 // through the bitmap; a moved survivor's owner row is prefetched kRowAhead entries
 // before the move rewires it. The bitmap is cleared behind them.
 template <Positioned Payload, Component... Cs>
-template <class C>
+template <class C, bool kJournal>
 void World<Payload, Cs...>::close_holes(ReleaseStrategy strategy) {
   constexpr size_t I = index_of<C>();
   Pool<C>& p = pool<C>();
@@ -157,7 +201,15 @@ void World<Payload, Cs...>::close_holes(ReleaseStrategy strategy) {
   u32 taken = p.stats.taken, new_taken = taken - dead;
   bool compact = strategy == ReleaseStrategy::Compact ||
                  (strategy == ReleaseStrategy::Auto && u64(taken - first_hole - dead) * kCompactDivisor <= dead);
-  u64 rewires = compact ? compact_holes(p, first_hole, taken) : tail_fill_holes(p, first_hole, new_taken, taken);
+  if constexpr (kJournal) {
+    // The holes first, in entry order, each with the victim that held it (its
+    // back-pointer is untouched until a survivor moves in).
+    journal_.begin_pool(I, compact ? ReleasePath::Compact : ReleasePath::TailFill, taken);
+    SetBits holes{dead_bits_[I].get(), first_hole, taken};
+    for (u32 h; holes.next(h);) journal_.hole(I, h, journal_owner(p.owners[h]), u32(p.owners[h].local));
+  }
+  u64 rewires = compact ? compact_holes<C, kJournal>(p, first_hole, taken) : tail_fill_holes<C, kJournal>(p, first_hole, new_taken, taken);
+  if constexpr (kJournal) journal_.end_pool(I, new_taken);
   clear_bits(dead_bits_[I].get(), first_hole, taken);
   p.stats.taken = new_taken;
   poison_freed(p, new_taken, taken);
@@ -169,7 +221,7 @@ void World<Payload, Cs...>::close_holes(ReleaseStrategy strategy) {
 // Compaction: one stable sweep from the first hole to the end, the survivors sliding
 // down in order. Returns the moves (each a rewire).
 template <Positioned Payload, Component... Cs>
-template <class C>
+template <class C, bool kJournal>
 [[gnu::always_inline]] inline u64 World<Payload, Cs...>::compact_holes(Pool<C>& p, u32 first_hole, u32 taken) {
   u64 rewires = 0;
   u32 w = first_hole;
@@ -179,6 +231,7 @@ template <class C>
     if (s != w) {
       p.move_entry(s, w);
       point_owner_at(p, w);
+      if constexpr (kJournal) journal_.move(index_of<C>(), s, w, journal_owner(p.owners[w]), u32(p.owners[w].local));
       ++rewires;
     }
     ++w;
@@ -189,7 +242,7 @@ template <class C>
 // first, the highest survivor first. Each hole is prefetched kHoleAhead holes before its
 // move (a hole is a victim's entry, cold). Returns the moves (each a rewire).
 template <Positioned Payload, Component... Cs>
-template <class C>
+template <class C, bool kJournal>
 [[gnu::always_inline]] inline u64 World<Payload, Cs...>::tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken, u32 taken) {
   u64 rewires = 0;
   SetBits hole_bits{dead_bits_[index_of<C>()].get(), first_hole, new_taken};
@@ -211,6 +264,7 @@ template <class C>
     }
     p.move_entry(tail, hole);
     point_owner_at(p, hole);
+    if constexpr (kJournal) journal_.move(index_of<C>(), tail, hole, journal_owner(p.owners[hole]), u32(p.owners[hole].local));
   }
   return rewires;
 }
@@ -299,24 +353,31 @@ void World<Payload, Cs...>::prefetch_owner_row(Pool<C>& p, u32 s) {
 
 // Frees entry s by moving the pool's last entry into it and rewiring that entry's owner.
 template <Positioned Payload, Component... Cs>
-template <class C>
+template <class C, bool kJournal>
 void World<Payload, Cs...>::swap_remove_entry(Pool<C>& p, u32 s) {
   u32 last = p.stats.taken - 1;
-  if (s != last) { p.move_entry(last, s); rewire(p, s); }
+  if constexpr (kJournal) journal_.hole(index_of<C>(), s, journal_owner(p.owners[s]), u32(p.owners[s].local));
+  if (s != last) {
+    p.move_entry(last, s);
+    rewire(p, s);
+    if constexpr (kJournal) journal_.move(index_of<C>(), last, s, journal_owner(p.owners[s]), u32(p.owners[s].local));
+  }
   p.stats.taken = last;
   poison_freed(p, last, last + 1);
   p.count(&PoolCounters::removes);
 }
 template <Positioned Payload, Component... Cs>
-template <class C>
+template <class C, bool kJournal>
 void World<Payload, Cs...>::release_list(u32 index) {
   Pool<C>& p = pool<C>();
   auto& l = list_at<C>(index);
   if (l.reserved == 0) return;
+  if constexpr (kJournal) journal_.begin_pool(index_of<C>(), ReleasePath::OneAtATime, p.stats.taken);
   p.forget_list(l);
   // From the back: a rewire may only touch this entity's not yet released slots.
-  for (u32 k = l.reserved; k-- > 0;) swap_remove_entry(p, l.slot[k]);
+  for (u32 k = l.reserved; k-- > 0;) swap_remove_entry<C, kJournal>(p, l.slot[k]);
   l.reserved = l.added = 0;
+  if constexpr (kJournal) journal_.end_pool(index_of<C>(), p.stats.taken);
 }
 
 }  // namespace ecs

@@ -7,6 +7,11 @@
 // poisons freed pool entries (ECS_POISON_FREED_ENTRIES), so a slot list left naming one
 // reads garbage rather than the value it held.
 //
+// The release journal is on throughout: after every batched release, and every 16th other
+// release, the journaled steps applied to a copy of the pools' before-state must give the
+// pools' after-state exactly (entries, back-pointers), each step naming the owner and slot
+// the copy holds where it reads.
+//
 //   COLONY_DIFF_SEED=<n>  run another seed (the default is fixed)
 //   COLONY_DIFF_OPS=<n>   run another number of operations (default 1,000,000; a build
 //                         may lower the default with -DCOLONY_DIFF_DEFAULT_OPS=<n>)
@@ -137,7 +142,20 @@ struct Model {
 TestWorld::Config diff_config() {
   TestWorld::Config c = make_config(kMaxEntities, kCapacity[0], kCapacity[1], kCapacity[2], kCells, kChunkCells);
   c.swap_release_max = 8;
+  // Room for any release of these pools: a hole and a move per entry at most.
+  c.journal_steps = 2 * (kCapacity[0] + kCapacity[1] + kCapacity[2]);
+  c.journal_victims = kMaxEntities;
+  c.journal_releases = 16;
   return c;
+}
+
+// A pool's entries [0, taken) as tags and back-pointers: the state a journal is replayed on.
+struct PoolCopy {
+  std::vector<u32> tag;
+  std::vector<BackPointer> owners;
+};
+bool same(const BackPointer& a, const BackPointer& b) {
+  return a.owner_index == b.owner_index && a.owner_generation == b.owner_generation && a.chunk == b.chunk && a.local == b.local;
 }
 
 struct DiffRun {
@@ -152,6 +170,10 @@ struct DiffRun {
   std::array<u64, 3> pool_full{};       // reservations each pool refused for want of room
   u64 spawns = 0, spawns_refused = 0, add_eaches = 0, touched_checks = 0;
   std::vector<u32> touched;             // entities the coming release may change (by index)
+  std::array<PoolCopy, 3> before;       // the pools before a journal-checked release
+  u64 journal_from = 0;                 // the journal's release count before it
+  bool journal_checking = false;
+  std::array<u64, 8> journal_checked{};  // releases replayed, by ReleasePath (per pool part)
 
   std::string where() const { return "op " + std::to_string(op) + " seed " + std::to_string(seed_); }
   u64 seed_ = 0;
@@ -174,6 +196,74 @@ struct DiffRun {
   }
   // Positions on a quarter-cell lattice: every distance test below is exact in float.
   Pos random_pos(u32 id) { return Pos{float(rng.below(kCells * 4)) / 4.f, float(rng.below(kCells * 4)) / 4.f, id}; }
+
+  // [SECTION] Release journal check
+
+  template <size_t I>
+  void copy_pool(PoolCopy& c) {
+    const auto& p = w.pool<Comp<I>>();
+    c.tag.resize(p.taken());
+    c.owners.assign(p.owners.get(), p.owners.get() + p.taken());
+    for (u32 e = 0; e < p.taken(); ++e) c.tag[e] = p.items[e].tag;
+  }
+  // Before a release: every batched one and every 16th other one is checked.
+  void journal_before(bool batched) {
+    journal_checking = batched || op % 16 == 0;
+    if (!journal_checking) return;
+    copy_pool<0>(before[0]), copy_pool<1>(before[1]), copy_pool<2>(before[2]);
+    journal_from = w.journal().release_count();
+  }
+  // One step applied to the copy; the step must name the owner and slot the copy holds.
+  void replay(const JournalStep& s) {
+    PoolCopy& c = before[s.pool];
+    ASSERT_LT(s.from, c.owners.size()) << where();
+    const BackPointer& at = c.owners[s.from];
+    ASSERT_EQ(at.owner_index, s.owner.index) << "step names another owner at " << where();
+    ASSERT_EQ(at.owner_generation, generation_check(s.owner.generation)) << where();
+    if (s.kind == StepKind::Renumber) {
+      c.owners[s.from].local = s.local;
+      return;
+    }
+    ASSERT_EQ(at.local, s.local) << "step names another slot at " << where();
+    if (s.kind == StepKind::Move) {
+      ASSERT_LT(s.to, c.owners.size()) << where();
+      c.tag[s.to] = c.tag[s.from];
+      c.owners[s.to] = c.owners[s.from];
+    }
+  }
+  template <size_t I>
+  void expect_pool_is_copy(const TestWorld::JournalRelease& r) {
+    const auto& p = w.pool<Comp<I>>();
+    PoolCopy& c = before[I];
+    if (r.pools[I].path != ReleasePath::None) {
+      ASSERT_EQ(r.pools[I].taken_after, p.taken()) << where();
+    }
+    ASSERT_GE(c.tag.size(), p.taken()) << where();
+    for (u32 e = 0; e < p.taken(); ++e) {
+      ASSERT_EQ(c.tag[e], p.items[e].tag) << Comp<I>::kPoolName << " entry " << e << " at " << where();
+      ASSERT_TRUE(same(c.owners[e], p.owners[e])) << Comp<I>::kPoolName << " back-pointer " << e << " at " << where();
+    }
+    c.tag.resize(p.taken());
+    c.owners.resize(p.taken());
+  }
+  // After the release: each release journaled since journal_before, its steps in order.
+  void journal_after() {
+    if (!journal_checking) return;
+    const auto& j = w.journal();
+    for (u64 serial = journal_from; serial < j.release_count(); ++serial) {
+      const TestWorld::JournalRelease* r = j.release(serial);
+      ASSERT_NE(r, nullptr) << where();
+      ASSERT_EQ(r->dropped(), 0u) << where();
+      ASSERT_TRUE(j.steps_kept(*r)) << where();
+      for (u64 k = 0; k < r->steps_recorded; ++k) {
+        replay(j.step(*r, k));
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+      expect_pool_is_copy<0>(*r), expect_pool_is_copy<1>(*r), expect_pool_is_copy<2>(*r);
+      if (::testing::Test::HasFatalFailure()) return;
+      for (const JournalPool& part : r->pools) ++journal_checked[size_t(part.path)];
+    }
+  }
 
   void op_create() {
     Pos p = random_pos(next_tag++);
@@ -234,7 +324,9 @@ struct DiffRun {
     if (rng.percent(1)) local = 0xFFFFFFFFu;
     Result want = !e ? Result::StaleHandle : (local >= e->added[I].size() ? Result::BadLocalIndex : Result::Ok);
     if (want == Result::Ok) note_tail<I>(1), touched.push_back(h.index);
+    journal_before(false);
     expect(w.remove_one<Comp<I>>(h, local), want, "remove_one");
+    journal_after();
     if (want != Result::Ok) return;
     e->added[I].erase(e->added[I].begin() + local);
     e->reserved[I] -= 1;
@@ -247,7 +339,9 @@ struct DiffRun {
     Handle h = pick();
     RefEntity* e = m.find(h);
     if (e) note_tail<I>(e->reserved[I]), touched.push_back(h.index);
+    journal_before(false);
     expect(w.release_all<Comp<I>>(h), e ? Result::Ok : Result::StaleHandle, "release_all");
+    journal_after();
     if (e) m.release(*e, I);
     compare_touched();
   }
@@ -256,7 +350,9 @@ struct DiffRun {
     Handle h = pick();
     RefEntity* e = m.find(h);
     if (e) note_release(std::vector<Handle>{h}, ReleaseStrategy::TailFill);
+    journal_before(false);
     expect(w.destroy(h), e ? Result::Ok : Result::StaleHandle, "destroy");
+    journal_after();
     if (!e) return;
     if (e->dying) std::erase(m.queue, h);
     m.kill(h);
@@ -277,7 +373,10 @@ struct DiffRun {
     ASSERT_EQ(w.pending_destructions().size(), m.queue.size()) << where();
     u64 removes = w.stats<Piece>().total.removes;
     note_release(m.queue, ReleaseStrategy::Auto);
+    journal_before(true);
     ASSERT_EQ(w.apply_destructions(), u32(m.queue.size())) << where();
+    journal_after();
+    if (::testing::Test::HasFatalFailure()) return;
     if (w.stats<Piece>().total.removes != removes) ++apply_strategy[size_t(w.last_release_strategy<Piece>())];
     for (Handle h : m.queue) m.kill(h);
     m.queue.clear();
@@ -325,7 +424,10 @@ struct DiffRun {
     }
     auto strategy = ReleaseStrategy(rng.below(3));
     note_release(batch, strategy, I);
+    journal_before(true);
     w.release_batch<Comp<I>>(batch, strategy);
+    journal_after();
+    if (::testing::Test::HasFatalFailure()) return;
     std::set<u32> done;
     for (Handle h : batch)
       if (RefEntity* e = m.find(h); e && done.insert(h.index).second) m.release(*e, I);
@@ -473,7 +575,10 @@ struct DiffRun {
     for (Handle h : batch)
       if (m.find(h) && seen.insert(h.index).second) victims.push_back(h);
     note_release(victims, ReleaseStrategy::Auto);
+    journal_before(true);
     ASSERT_EQ(w.destroy_batch(batch), u32(victims.size())) << where();
+    journal_after();
+    if (::testing::Test::HasFatalFailure()) return;
     for (Handle h : victims) {
       if (m.find(h)->dying) std::erase(m.queue, h);
       m.kill(h);
@@ -630,6 +735,7 @@ TEST(Differential, RandomOperationsAgreeWithTheReferenceModel) {
   const u64 seed = env_u64("COLONY_DIFF_SEED", 20260521);
   const u64 ops = env_u64("COLONY_DIFF_OPS", COLONY_DIFF_DEFAULT_OPS);
   auto run = std::make_unique<DiffRun>();
+  ASSERT_TRUE(run->w.set_journal(true));
   run->rng.state = seed;
   run->seed_ = seed;
   auto start = std::chrono::steady_clock::now();
@@ -693,7 +799,15 @@ TEST(Differential, RandomOperationsAgreeWithTheReferenceModel) {
     EXPECT_GT(run->spawns_refused, 0u);
     EXPECT_GT(run->add_eaches, 0u);
     EXPECT_GT(run->touched_checks, ops / 20) << "the releases' touched entities were hardly compared";
+    // The journal was replayed for every way a release goes.
+    for (ReleasePath p : {ReleasePath::OneAtATime, ReleasePath::TailFill, ReleasePath::Compact, ReleasePath::RemoveOne})
+      EXPECT_GT(run->journal_checked[size_t(p)], 0u) << release_path_name(p) << " never replayed";
   }
+  std::printf("differential journal: replayed pool parts: one at a time %llu, tail fill %llu, compaction %llu, remove one %llu\n",
+              (unsigned long long)run->journal_checked[size_t(ReleasePath::OneAtATime)],
+              (unsigned long long)run->journal_checked[size_t(ReleasePath::TailFill)],
+              (unsigned long long)run->journal_checked[size_t(ReleasePath::Compact)],
+              (unsigned long long)run->journal_checked[size_t(ReleasePath::RemoveOne)]);
 }
 
 }  // namespace

@@ -31,11 +31,17 @@ TEST(NoAlloc, TheCounterSeesAllocations) {
   }
 }
 
-TEST(NoAlloc, HotOperationsNeverAllocate) {
+// The workload below, with the release journal off or on. Its rings are small on purpose:
+// they wrap many times, and the large batches overflow the step ring (dropped steps counted).
+void hot_operations_never_allocate(bool journal) {
   // Batches of up to 16 go one entity at a time, larger ones through the batch passes.
   TestWorld::Config config = make_config(4000, 60000, 20000, 8000);
   config.swap_release_max = 16;
+  config.journal_steps = 1 << 14;
+  config.journal_victims = 1024;
+  config.journal_releases = 32;
   TestWorld w(config);
+  ASSERT_EQ(w.set_journal(journal), journal);
   // Scratch for the checks, sized before counting starts.
   std::vector<Handle> hs;
   hs.reserve(4000);
@@ -106,6 +112,14 @@ TEST(NoAlloc, HotOperationsNeverAllocate) {
   EXPECT_EQ(bad, 0u);
   EXPECT_EQ(w.live_count(), 0u);
   EXPECT_EQ(violations(w), "");  // the validator may allocate: after the watch
+  if (!journal) {
+    EXPECT_EQ(w.journal().release_count(), 0u);
+    return;
+  }
+  EXPECT_GT(w.journal().release_count(), 6000u);  // every release journaled, the rings wrapped
 }
+
+TEST(NoAlloc, HotOperationsNeverAllocate) { hot_operations_never_allocate(false); }
+TEST(NoAlloc, HotOperationsNeverAllocateWithTheJournalOn) { hot_operations_never_allocate(true); }
 
 }  // namespace
