@@ -297,6 +297,11 @@ void register_pool_benchmarks(const Sizes& sz) {
   // one with no target: pools against swap-one at the smallest size and 50 %, a batch of
   // 1,000 in a world small enough to go one at a time (Config::small_world_bytes), where
   // the batch passes lose to that loop (docs/performance-notes.md, small worlds).
+  // The batched kill with the release journal on, beside kill/pools at each size.
+  for (u32 n : sz.ants)
+    for (u32 percent : sz.kill_percents)
+      register_one("kill", benches_of<PoolsJournal>(), bench_kill<PoolsJournal>, n, percent, sz.tiny, benchmark::kMicrosecond,
+                   kill_rounds(sz, n));
   for (u32 n : sz.ants) register_paired<Pools, PoolsSwapOne>(sz, n, 10);
   register_paired<Pools, HeapVariant>(sz, sz.ants.back(), 50);
   register_paired<Pools, PoolsSwapOne>(sz, sz.ants.front(), 50);

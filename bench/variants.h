@@ -41,11 +41,12 @@ inline void require(bool ok, const char* what) {
 
 // kBatched: a kill is one destroy_batch call (the engine's batched release). Otherwise
 // each victim is destroyed on its own, every piece released with one swap-with-last, as
-// the seed does.
-template <bool kBatched>
+// the seed does. kJournal: the release journal is on (with the game's ring sizes), as
+// while the debugger is open: pools_journal beside pools is what recording costs.
+template <bool kBatched, bool kJournal = false>
 struct PoolsVariant {
   using Ref = ecs::Handle;
-  static constexpr const char* kName = kBatched ? "pools" : "pools_swap_one";
+  static constexpr const char* kName = kJournal ? "pools_journal" : kBatched ? "pools" : "pools_swap_one";
 
   std::unique_ptr<colony::ColonyEcs> world;
   // The engine's thresholds for one-at-a-time release (Config::swap_release_max and
@@ -64,7 +65,9 @@ struct PoolsVariant {
     c.pool_capacity.of<colony::Sensor>() = 1;
     c.swap_release_max = swap_release_max;
     c.small_world_bytes = small_world_bytes;
+    if (kJournal) c.journal_steps = colony::kJournalSteps, c.journal_victims = colony::kJournalVictims, c.journal_releases = colony::kJournalReleases;
     world = std::make_unique<colony::ColonyEcs>(c);
+    require(world->set_journal(kJournal) == kJournal, "pools: the journal did not turn on");
   }
 
   Ref spawn(const AntShape& s) {
@@ -115,6 +118,7 @@ struct PoolsVariant {
 };
 using Pools = PoolsVariant<true>;
 using PoolsSwapOne = PoolsVariant<false>;
+using PoolsJournal = PoolsVariant<true, true>;
 
 // [SECTION] heap — an object per ant holding std::vectors
 

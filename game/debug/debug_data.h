@@ -8,7 +8,9 @@
 //   [SECTION] Pool map (cells, hit test)
 //   [SECTION] Entity inspector
 //   [SECTION] Chunk minimap
+//   [SECTION] Release theatre (the journal's releases, replayed move by move; what-if)
 #pragma once
+#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -166,5 +168,84 @@ struct ChunkMapData {
 ChunkMapData gather_chunk_map(const ColonyEcs& ecs, ChunkCount mode);
 // Chunk under a minimap point (x, y relative to its top-left, cell_px per chunk); -1 outside.
 int hit_test_chunk_map(const ChunkMapData& d, float cell_px, float x, float y);
+
+// [SECTION] Release theatre
+
+// One line of the list of recent releases (World::journal()).
+struct ReleaseRow {
+  unsigned long long serial = 0, tick = 0;
+  std::string cause;              // release_cause_text
+  ecs::ReleasePath path = ecs::ReleasePath::None;
+  unsigned victims = 0;
+  unsigned long long moves = 0;   // all pools, as made
+  unsigned long long dropped = 0; // steps the ring had no room for
+  double cpu_ms = 0;              // thread CPU clock
+};
+// The journal's releases, newest first, at most `max`; single remove_one releases (a
+// bomb's torn-off legs) only with `with_removes`.
+std::vector<ReleaseRow> gather_release_list(const ColonyEcs& ecs, size_t max, bool with_removes);
+// Why the engine released this way, in a newcomer's words: the world's size, the batch's,
+// and for the batch passes each pool's choice of tail fill or compaction.
+std::string explain_release(const ColonyEcs& ecs, const ColonyEcs::JournalRelease& r);
+
+// The state of a pool entry in a replay.
+enum class EntryState : unsigned char {
+  Live,    // a survivor where it stood before the release
+  Hole,    // freed, not (yet) filled
+  Vacant,  // a survivor moved away from here
+  Moved,   // a survivor moved in here
+};
+// One pool's part of one release, replayed on its own copy of the entries' states: the
+// steps are copied out of the journal when the release is picked, so the replay stays
+// whole while the game runs on and the ring moves past it.
+struct ReleaseReplay {
+  bool loaded = false;
+  unsigned long long serial = 0, tick = 0;
+  int pool = 0;
+  ecs::ReleasePath path = ecs::ReleasePath::None;
+  unsigned lo = 0, hi = 0;        // the entries the steps touch lie in [lo, hi); hi = taken before
+  unsigned taken_after = 0;
+  unsigned long long dropped = 0; // steps the journal had no room for
+  std::vector<ecs::JournalStep> steps;  // this pool's steps, in order
+  std::vector<Handle> victims;
+  std::vector<EntryState> state;        // [lo, hi) after `cursor` steps
+  std::vector<EntryState> undo_from, undo_to;  // per step: its entries' states before it
+  size_t cursor = 0;                    // steps applied
+  unsigned boundary = 0;                // taken as the replay stands: last live entry + 1
+  unsigned long long moves_done = 0;    // moves among the applied steps
+  EntryState at(unsigned entry) const { return entry < lo ? EntryState::Live : entry >= hi ? EntryState::Hole : state[entry - lo]; }
+};
+// Loads pool `pool`'s part of release `serial`; false (and r.loaded false) when the journal
+// no longer holds it or the pool took no part.
+bool load_replay(ReleaseReplay& r, const ColonyEcs& ecs, unsigned long long serial, int pool);
+// Applies or undoes steps until `cursor` steps are applied.
+void replay_seek(ReleaseReplay& r, size_t cursor);
+// The pool's entries in [lo, hi) as they stand at the replay's cursor, per pool-map cell:
+// counts of each state among the cell's entries (sampled in huge cells).
+struct ReplayCell {
+  unsigned live = 0, holes = 0, vacant = 0, moved = 0;
+  unsigned moves_through = 0;  // applied moves whose source or destination lies in the cell
+};
+std::vector<ReplayCell> gather_replay_cells(const ReleaseReplay& r, unsigned entries_per_cell, size_t first_cell, size_t cells);
+
+// What-if: the release's victims released again, from the pool's before-state (rebuilt
+// from the journal's steps: each entry a step touched gets the owner the earliest such step
+// names), in scratch memory, under each strategy.
+struct WhatIfResult {
+  const char* name = "";
+  unsigned long long moves = 0;        // entries moved, each one rewire
+  unsigned long long wasted = 0;       // moves of an entry that died later in the same release
+  double cpu_ms = 0;                   // thread CPU clock, on the scratch copy
+  std::vector<EntryState> layout;      // [lo, hi) after
+};
+struct WhatIf {
+  bool done = false;
+  std::string problem;                 // why it could not run (steps dropped, no victims)
+  unsigned long long serial = 0;
+  int pool = 0;
+  unsigned lo = 0, hi = 0, holes = 0;
+  std::array<WhatIfResult, 3> results; // one at a time, tail fill, compaction
+};
+WhatIf run_what_if(const ReleaseReplay& r, unsigned component_bytes);
 
 }  // namespace colony

@@ -17,6 +17,7 @@
 
 #include <SDL.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -119,29 +120,13 @@ void plot_series(const char* label, const Series& s, const char* overlay, float 
   }
 }
 
-// The wide layout's columns, as fractions of the display's width: Pools and the pool map
-// on the left, the inspector on the right, the screen's middle free for the game's banners.
-constexpr float kPanelsLeftEnd = 0.335f, kPanelsRightStart = 0.665f;
-
-// The narrow layout's column: half the display, but at least the Pools panel's lines.
-float narrow_column(float display_w) { return std::min(display_w, std::max(340.0f, 0.5f * display_w)); }
+// The debugger's column, docked to the display's right edge: 40 % of the width, but at
+// least the Pools panel's lines; the map keeps the rest (the HUD moves to the bottom left).
+float column_width(float display_w) { return std::min(display_w, std::max(340.0f, 0.4f * display_w)); }
 
 struct Rect {
   float x, y, w, h;
 };
-
-// Where a panel opens in the wide layout, as fractions of the display, so that the layout
-// holds at 1280x800 and larger. A panel under the toolbar starts below dbg.top_clear
-// instead when that is lower, and keeps its bottom edge.
-struct PanelPlace {
-  float x, y, w, h;
-  bool under_toolbar;
-};
-Rect wide_rect(const Debugger& dbg, const PanelPlace& p, ImVec2 display) {
-  float top = p.y * display.y, bottom = (p.y + p.h) * display.y;
-  if (p.under_toolbar) top = std::max(top, dbg.top_clear + 2);
-  return {p.x * display.x, top, p.w * display.x, std::max(bottom - top, 0.1f * display.y)};
-}
 
 // Places the next window the first time it appears and again whenever the display's size
 // changes (dbg.place_again); in between ImGui remembers where the player put it.
@@ -327,9 +312,87 @@ void notice_world(Debugger& dbg, const Game& g) {
   dbg.validated_ticks = dbg.violation_count = dbg.violating_ticks = 0;
   dbg.first_violation.clear();
   dbg.auto_bomb_next_tick = 0;
+  dbg.replay = ReleaseReplay{};
+  dbg.what_if = WhatIf{};
+  dbg.playing = false;
+  dbg.theatre_seen = 0;
+  dbg.release_seen = false;
 }
 
 }  // namespace
+
+namespace {
+
+// A release the theatre picks by itself as it happens: a kill the player caused or saw
+// (a bomb, fire, kill %) or any batch of ten or more, never a single remove.
+bool worth_showing(const ColonyEcs::JournalRelease& r) {
+  if (r.path == ecs::ReleasePath::RemoveOne || r.victims == 0) return false;
+  const u32 loud = release_cause_bit(DeathCause::Explosion) | release_cause_bit(DeathCause::Fire) | release_cause_bit(DeathCause::Culled);
+  return (r.cause & loud) || r.victims >= 10;
+}
+
+// The releases journaled since the last look: the tick's kill and its `destroy` time for
+// the Pools panel, and (theatre_follow) the newest worth showing picked and played.
+void notice_releases(Debugger& dbg, const Game& g) {
+  const auto& j = g.ecs->journal();
+  const unsigned long long count = j.release_count();
+  unsigned long long pick = ~0ull;
+  for (unsigned long long s = std::max(dbg.theatre_seen, count > j.release_capacity() ? count - j.release_capacity() : 0); s < count; ++s) {
+    const ColonyEcs::JournalRelease* r = j.release(s);
+    if (!r || r->path == ecs::ReleasePath::RemoveOne || r->victims == 0) continue;
+    if (r->tick + 1 == g.tick) {
+      dbg.release_seen = true;
+      dbg.release_tick = r->tick;
+      dbg.release_destroy_ms = g.times.last_ms[SystemTimes::Destroy];
+      dbg.release_victims = r->victims;
+    }
+    if (worth_showing(*r)) pick = s;
+  }
+  dbg.theatre_seen = count;
+  // A replay playing is not cut short by a smaller kill (the fire a bomb starts).
+  if (pick == ~0ull || !dbg.theatre_follow) return;
+  if (dbg.playing && dbg.replay.loaded && j.release(pick)->victims <= dbg.replay.victims.size()) return;
+  debugger_pick_release(dbg, g, pick, true);
+}
+
+}  // namespace
+
+bool debugger_pick_release(Debugger& dbg, const Game& g, unsigned long long serial, bool play) {
+  const ColonyEcs::JournalRelease* r = g.ecs->journal().release(serial);
+  if (!r) return false;
+  int pool = dbg.map_pool;
+  if (r->pools[size_t(pool)].path == ecs::ReleasePath::None)
+    for (int i = 0; i < kMaxPools; ++i)
+      if (r->pools[size_t(i)].path != ecs::ReleasePath::None) { pool = i; break; }
+  if (!load_replay(dbg.replay, *g.ecs, serial, pool)) return false;
+  dbg.map_pool = pool;
+  dbg.theatre = true;
+  dbg.playing = play;
+  dbg.play_due = 0;
+  dbg.what_if = WhatIf{};
+  // About eight seconds for the whole release, at least a move a second.
+  dbg.moves_per_second = std::clamp(float(dbg.replay.steps.size()) / 8.0f, 1.0f, std::max(1.0f, float(dbg.replay.steps.size())));
+  return true;
+}
+
+bool debugger_show_release_of_tick(Debugger& dbg, const Game& g, unsigned long long tick) {
+  const auto& j = g.ecs->journal();
+  unsigned long long best = ~0ull;
+  unsigned best_victims = 0;
+  bool best_is_kill = false;
+  for (unsigned long long s = j.release_count(); s-- > 0;) {
+    const ColonyEcs::JournalRelease* r = j.release(s);
+    if (!r) break;
+    if (r->tick != tick) continue;
+    const bool kill = r->path != ecs::ReleasePath::RemoveOne;
+    if (best == ~0ull || (kill && !best_is_kill) || (kill == best_is_kill && r->victims > best_victims))
+      best = s, best_victims = r->victims, best_is_kill = kill;
+  }
+  if (best == ~0ull) return false;
+  dbg.theatre_follow = false;  // the player asked for this one: new kills do not replace it
+  dbg.show_pool_map = true;
+  return debugger_pick_release(dbg, g, best, false);
+}
 
 void debugger_after_tick(Debugger& dbg, Game& g) {
   if (!g.ecs) return;
@@ -344,6 +407,7 @@ void debugger_after_tick(Debugger& dbg, Game& g) {
   for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i)
     dbg.tick_system_max[size_t(i)] = std::max(dbg.tick_system_max[size_t(i)], float(g.times.last_ms[size_t(i)]));
   ++dbg.ticks_since_draw;
+  notice_releases(dbg, g);
   if (dbg.validate_every_tick) debugger_validate(dbg, g);
   if (dbg.auto_bomb && !dbg.commands_off && g.tick >= dbg.auto_bomb_next_tick) {
     queue_random_bombs(dbg, g);
@@ -497,7 +561,7 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
 // here as it goes off; a batch that goes one at a time (a small one, or any in a small
 // world: the line above it says which) is not timed. Whole microseconds: ImGui may wrap a
 // line after a decimal point.
-void draw_last_release(const PoolPanelData& d) {
+void draw_last_release(const Debugger& dbg, const PoolPanelData& d) {
   const double mib = 1.0 / (1024.0 * 1024.0);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (d.small_world)
@@ -509,9 +573,12 @@ void draw_last_release(const PoolPanelData& d) {
   ImGui::PopStyleColor();
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("live directory rows and taken pool entries: what a release may touch");
+  if (dbg.release_seen)
+    ImGui::TextWrapped("last kill: tick %llu, %u dead, destroy %.3f ms (thread CPU clock; the Frame panel's `destroy` of that tick)",
+                       dbg.release_tick, dbg.release_victims, dbg.release_destroy_ms);
   const ColonyEcs::ReleaseTimes& r = d.last_release;
   if (r.batches == 0) {
-    ImGui::TextDisabled("no mass release yet");
+    ImGui::TextDisabled("no batch passes yet");
     return;
   }
   auto us = [](double ms) { return (long long)std::llround(ms * 1e3); };
@@ -519,7 +586,7 @@ void draw_last_release(const PoolPanelData& d) {
   size_t used = 0;
   for (size_t i = 0; i < d.pools.size() && used < sizeof closes; ++i)
     used += size_t(std::snprintf(closes + used, sizeof closes - used, ", %s %lld", d.pools[i].name.c_str(), us(r.close_ms[i])));
-  ImGui::TextWrapped("last mass release: %llu dead in %lld us (order %lld, mark %lld%s)", (unsigned long long)r.victims,
+  ImGui::TextWrapped("last batch passes: %llu dead in %lld us CPU (order %lld, mark %lld%s)", (unsigned long long)r.victims,
                      us(r.total_ms()), us(r.sort_ms), us(r.mark_ms), closes);
 }
 
@@ -535,7 +602,7 @@ void pools_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink&) {
   ImGui::Text("refused commands %" PRIu64, g.refused_commands);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("commands are refused past %.0f times the map's cells in one tick", kTickCommandCellsBudget);
-  draw_last_release(d);
+  draw_last_release(dbg, d);
   plot_series("##alive", dbg.alive_history, "ants alive", 32, Scale::Span);
   for (size_t i = 0; i < d.pools.size(); ++i) draw_pool_row(dbg, i, d.pools[i]);
 }
@@ -574,6 +641,9 @@ void update_map_flash(Debugger& dbg, bool same_view) {
   }
 }
 
+bool theatre_on(const Debugger& dbg, int pool);
+void draw_theatre_overlay(const Debugger& dbg, const PoolMapLayout& layout, ImVec2 origin, size_t first_cell, size_t cells);
+
 void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayout& layout, ImVec2 origin, int row_begin,
                          int row_end) {
   // Each cell's colour costs a few random reads (back-pointer, directory, record); in
@@ -607,6 +677,10 @@ void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayou
     if (dbg.map_flash[i] > 0)
       dl->AddRectFilled(p, ImVec2(p.x + cs - gap, p.y + cs - gap), IM_COL32(255, 255, 255, int(200 * dbg.map_flash[i])));
   }
+  if (theatre_on(dbg, layout.pool)) {
+    draw_theatre_overlay(dbg, layout, origin, first_cell, cells.size());
+    return;
+  }
   // The taken boundary: a white bar at the left edge of the cell holding entry `taken`,
   // or at the right edge of the last cell when the map ends there.
   if (layout.taken <= layout.range) {
@@ -627,8 +701,256 @@ void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayou
     }
 }
 
+// [SECTION] Release theatre (drawn in the Pool map window)
+
+constexpr ImU32 kHoleColor = IM_COL32(230, 50, 50, 255), kMovedColor = IM_COL32(60, 210, 240, 255),
+                kMoveColor = IM_COL32(255, 220, 40, 255);
+
+bool theatre_on(const Debugger& dbg, int pool) { return dbg.theatre && dbg.replay.loaded && dbg.replay.pool == pool; }
+
+// The step the replay stands on: the last one applied (null before the first).
+const ecs::JournalStep* current_step(const ReleaseReplay& r) { return r.cursor ? &r.steps[r.cursor - 1] : nullptr; }
+
+// The list of the last releases; a click picks one (at its first move).
+void draw_release_list(Debugger& dbg, Game& g) {
+  std::vector<ReleaseRow> rows = gather_release_list(*g.ecs, 64, dbg.theatre_removes);
+  const float h = ImGui::GetTextLineHeightWithSpacing() * 5.5f;
+  ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("releases", 6, flags, ImVec2(0, h))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* c : {"tick", "cause", "victims", "path", "moves", "CPU ms"}) ImGui::TableSetupColumn(c);
+  ImGui::TableHeadersRow();
+  for (const ReleaseRow& r : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    char label[32];
+    std::snprintf(label, sizeof label, "%llu##%llu", r.tick, r.serial);
+    const bool picked = dbg.replay.loaded && dbg.replay.serial == r.serial;
+    if (ImGui::Selectable(label, picked, ImGuiSelectableFlags_SpanAllColumns)) {
+      dbg.theatre_follow = false;
+      debugger_pick_release(dbg, g, r.serial, false);
+    }
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.cause.c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%u", r.victims);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(ecs::release_path_name(r.path));
+    ImGui::TableNextColumn();
+    if (r.dropped) ImGui::Text("%llu (+%llu)", r.moves, r.dropped);
+    else ImGui::Text("%llu", r.moves);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", r.cpu_ms);
+  }
+  ImGui::EndTable();
+}
+
+// What the current step does, in words, and the owner's slot list as the step leaves it.
+void draw_current_step(Debugger& dbg, Game& g, DebugLink& link) {
+  const ReleaseReplay& r = dbg.replay;
+  const ecs::JournalStep* s = current_step(r);
+  if (!s) {
+    ImGui::TextWrapped("before the first move: the victims' entries are about to become holes (red)");
+    return;
+  }
+  const Kind k = owner_kind(*g.ecs, s->owner);
+  const char* kind = k == Kind::Count ? "entity (gone now)" : kind_name(k);
+  switch (s->kind) {
+    case ecs::StepKind::Hole:
+      ImGui::TextWrapped("entry %u freed: it was slot %u of %s %u:%u", s->from, unsigned(s->local), kind, s->owner.index,
+                         s->owner.generation);
+      return;
+    case ecs::StepKind::Renumber:
+      ImGui::TextWrapped("entry %u is now slot %u of %s %u:%u (its later slots shift down)", s->from, unsigned(s->local), kind,
+                         s->owner.index, s->owner.generation);
+      return;
+    case ecs::StepKind::Move: break;
+  }
+  ImGui::TextColored(ImVec4(1, 0.86f, 0.16f, 1), "move: entry %u -> %u", s->from, s->to);
+  ImGui::TextWrapped("owner %s %u:%u: its %s slot list entry [%u] now names %u (was %u)", kind, s->owner.index,
+                     s->owner.generation, pool_name(r.pool), unsigned(s->local), s->to, s->from);
+  if (dbg.follow_owner && !(dbg.selected == s->owner) && g.ecs->alive(s->owner)) select_entity(dbg, link, s->owner);
+  // The owner's list as it stands now in the world, with this step's entry as the replay has it.
+  InspectorData d = gather_inspector(*g.ecs, s->owner);
+  if (!d.found || size_t(r.pool) >= d.pools.size()) return;
+  std::string line = "slots:";
+  for (const SlotRow& row : d.pools[size_t(r.pool)].slots) {
+    char item[48];
+    if (row.local == s->local) std::snprintf(item, sizeof item, " [%u]%u<-%u", row.local, s->to, s->from);
+    else std::snprintf(item, sizeof item, " [%u]%u", row.local, row.entry);
+    line += item;
+  }
+  ImGui::TextWrapped("%s", line.c_str());
+}
+
+// The what-if: the picked release's victims released the three ways on a scratch copy.
+void draw_what_if(Debugger& dbg, Game& g) {
+  if (ImGui::Button("what if: release it the three ways")) {
+    PoolView v = pool_view(*g.ecs, dbg.replay.pool);
+    dbg.what_if = run_what_if(dbg.replay, v.component_bytes);
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the victims released again from this pool's before-state, on a scratch copy (the game is untouched)");
+  const WhatIf& w = dbg.what_if;
+  if (!w.problem.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", w.problem.c_str());
+  if (!w.done || w.serial != dbg.replay.serial || w.pool != dbg.replay.pool) return;
+  ImGui::Text("%u holes in entries %u..%u of %s", w.holes, w.lo, w.hi, pool_name(w.pool));
+  if (ImGui::BeginTable("whatif", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame)) {
+    for (const char* c : {"", "moved (rewires)", "moved, then died", "CPU ms"}) ImGui::TableSetupColumn(c);
+    ImGui::TableHeadersRow();
+    for (const WhatIfResult& res : w.results) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(res.name);
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", res.moves);
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", res.wasted);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", res.cpu_ms);
+    }
+    ImGui::EndTable();
+  }
+  // The three layouts side by side: each a strip of the touched entries, free cells dark.
+  const float width = (ImGui::GetContentRegionAvail().x - 8) / 3, cs = 3;
+  const int columns = std::max(1, int(width / cs)), rows = 12;
+  const unsigned n = w.hi - w.lo, per = std::max(1u, unsigned((n + unsigned(columns * rows) - 1) / unsigned(columns * rows)));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  for (size_t i = 0; i < w.results.size(); ++i) {
+    const WhatIfResult& res = w.results[i];
+    const float x0 = o.x + float(i) * (width + 4);
+    dl->AddText(ImVec2(x0, o.y), IM_COL32_WHITE, res.name);
+    for (int c = 0; c < columns * rows; ++c) {
+      const unsigned e0 = unsigned(c) * per;
+      if (e0 >= n) break;
+      unsigned moved = 0, free = 0, count = 0;
+      for (unsigned e = e0; e < std::min(n, e0 + per); ++e, ++count)
+        moved += res.layout[e] == EntryState::Moved, free += res.layout[e] == EntryState::Vacant;
+      const ImU32 col = free * 2 > count ? kFreeCellColor : moved ? kMovedColor : IM_COL32(120, 160, 120, 255);
+      const ImVec2 p(x0 + float(c % columns) * cs, o.y + ImGui::GetTextLineHeight() + float(c / columns) * cs);
+      dl->AddRectFilled(p, ImVec2(p.x + cs - 1, p.y + cs - 1), col);
+    }
+  }
+  ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight() + float(rows) * cs + 4));
+}
+
+// Controls, list, the current step and the engine's reasons, above the map.
+void draw_theatre(Debugger& dbg, Game& g, DebugLink& link) {
+  if (!ImGui::CollapsingHeader("Release theatre", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::Checkbox("show on map", &dbg.theatre);
+  ImGui::SameLine();
+  ImGui::Checkbox("pick each new kill", &dbg.theatre_follow);
+  ImGui::SameLine();
+  ImGui::Checkbox("removes", &dbg.theatre_removes);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("list single removes too (a bomb's torn-off legs)");
+  draw_release_list(dbg, g);
+  ReleaseReplay& r = dbg.replay;
+  if (!r.loaded) {
+    ImGui::TextWrapped("No release picked: drop a bomb (or pick one above) to watch its release move by move.");
+    return;
+  }
+  // Play: the cursor advances moves_per_second steps a second.
+  if (dbg.playing) {
+    dbg.play_due += double(ImGui::GetIO().DeltaTime) * dbg.moves_per_second;
+    const size_t n = size_t(dbg.play_due);
+    dbg.play_due -= double(n);
+    replay_seek(r, r.cursor + n);
+    if (r.cursor >= r.steps.size()) dbg.playing = false;
+  }
+  const size_t total = r.steps.size();
+  if (ImGui::SmallButton("|<")) replay_seek(r, 0), dbg.playing = false;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("<")) replay_seek(r, r.cursor ? r.cursor - 1 : 0), dbg.playing = false;
+  ImGui::SameLine();
+  if (ImGui::SmallButton(dbg.playing ? "pause" : "play")) {
+    dbg.playing = !dbg.playing;
+    if (dbg.playing && r.cursor >= total) replay_seek(r, 0);
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton(">")) replay_seek(r, r.cursor + 1), dbg.playing = false;
+  ImGui::SameLine();
+  if (ImGui::SmallButton(">|")) replay_seek(r, total), dbg.playing = false;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x));
+  const float most = std::max(1.0f, float(total));
+  const bool all = dbg.moves_per_second >= most;
+  ImGui::SliderFloat("##speed", &dbg.moves_per_second, 1.0f, most, all ? "all at once" : "%.0f moves/s",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  if (dbg.playing && dbg.moves_per_second >= most) replay_seek(r, total), dbg.playing = false;
+  ImGui::Text("step %zu / %zu   moves %llu   taken %u -> %u (boundary %u)", r.cursor, total, r.moves_done, r.hi, r.taken_after,
+              r.boundary);
+  if (r.dropped) ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "the journal kept the first %zu steps; %llu more did not fit", total, r.dropped);
+  draw_current_step(dbg, g, link);
+  if (const ColonyEcs::JournalRelease* rel = g.ecs->journal().release(r.serial))
+    text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "tick %llu, %s: %s", (unsigned long long)rel->tick,
+                         release_cause_text(rel->cause).c_str(), explain_release(*g.ecs, *rel).c_str());
+  draw_what_if(dbg, g);
+}
+
+// The replay drawn over the map's cells: holes red, survivors moved in cyan, entries left
+// behind dark; the current move an arrow from its source cell to its destination; the
+// boundary where the replay stands.
+void draw_theatre_overlay(const Debugger& dbg, const PoolMapLayout& layout, ImVec2 origin, size_t first_cell, size_t cells) {
+  const ReleaseReplay& r = dbg.replay;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cs = layout.cell_px, gap = cs >= 4 ? 1.0f : 0.0f;
+  std::vector<ReplayCell> rc = gather_replay_cells(r, layout.entries_per_cell, first_cell, cells);
+  for (size_t i = 0; i < rc.size(); ++i) {
+    const ReplayCell& c = rc[i];
+    const unsigned n = c.live + c.holes + c.vacant + c.moved;
+    const ImVec2 p = cell_pos(origin, layout, first_cell + i);
+    const ImVec2 q(p.x + cs - gap, p.y + cs - gap);
+    if (n) {
+      // Stacked from the bottom: moved in, holes, left behind; the rest stays as drawn.
+      float y = q.y;
+      auto band = [&](unsigned count, ImU32 col) {
+        if (!count) return;
+        const float h = (cs - gap) * float(count) / float(n);
+        dl->AddRectFilled(ImVec2(p.x, y - h), ImVec2(q.x, y), col);
+        y -= h;
+      };
+      band(c.moved, kMovedColor);
+      band(c.holes, kHoleColor);
+      band(c.vacant, kFreeCellColor);
+    }
+    if (c.moves_through && layout.entries_per_cell > 1)
+      dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(q.x + 1, q.y + 1), IM_COL32(255, 220, 40, std::min(255, 60 + 20 * int(c.moves_through))));
+  }
+  // The boundary where the replay stands.
+  {
+    const unsigned long long cell = r.boundary / layout.entries_per_cell;
+    ImVec2 p = cell_pos(origin, layout, size_t(cell));
+    dl->AddLine(ImVec2(p.x, p.y - 3), ImVec2(p.x, p.y + cs + 2), IM_COL32_WHITE, 3.0f);
+  }
+  const ecs::JournalStep* s = current_step(r);
+  if (!s || s->kind == ecs::StepKind::Renumber) return;
+  auto centre = [&](unsigned entry) {
+    ImVec2 p = cell_pos(origin, layout, entry / layout.entries_per_cell);
+    return ImVec2(p.x + cs * 0.5f, p.y + cs * 0.5f);
+  };
+  const ImVec2 a = centre(s->from);
+  const float pad = std::max(2.0f, cs * 0.5f);
+  if (s->kind == ecs::StepKind::Hole) {
+    dl->AddRect(ImVec2(a.x - pad - 1, a.y - pad - 1), ImVec2(a.x + pad + 1, a.y + pad + 1), kHoleColor, 0, 0, 2.0f);
+    return;
+  }
+  const ImVec2 b = centre(s->to);
+  dl->AddRect(ImVec2(a.x - pad - 1, a.y - pad - 1), ImVec2(a.x + pad + 1, a.y + pad + 1), kMoveColor, 0, 0, 2.0f);
+  dl->AddRectFilled(ImVec2(b.x - pad, b.y - pad), ImVec2(b.x + pad, b.y + pad), kMoveColor);
+  dl->AddLine(a, b, kMoveColor, 2.0f);
+  // The arrow's head at the destination.
+  const float dx = b.x - a.x, dy = b.y - a.y, len = std::sqrt(dx * dx + dy * dy);
+  if (len > 1) {
+    const float ux = dx / len, uy = dy / len, head = std::max(6.0f, cs);
+    dl->AddTriangleFilled(b, ImVec2(b.x - ux * head - uy * head * 0.5f, b.y - uy * head + ux * head * 0.5f),
+                          ImVec2(b.x - ux * head + uy * head * 0.5f, b.y - uy * head - ux * head * 0.5f), kMoveColor);
+  }
+}
+
 void pool_map_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   const ColonyEcs& ecs = *g.ecs;
+  draw_theatre(dbg, g, link);
   ImGui::SetNextItemWidth(125);
   if (ImGui::BeginCombo("##pool", pool_name(dbg.map_pool))) {
     for (int i = 0; i < kMaxPools; ++i)
@@ -663,7 +985,13 @@ void pool_map_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) 
   else ImGui::TextWrapped("entries 0..%u, %u per cell, taken %u (white bar)", layout.range - 1, layout.entries_per_cell, layout.taken);
   bool child = dbg.map_exact;
   if (child) ImGui::BeginChild("map_scroll", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, cs)), false);
-  if (child && (dbg.map_scroll_to_taken || dbg.map_follow_taken)) {
+  if (child && theatre_on(dbg, layout.pool) && dbg.playing) {
+    // Playing, the 1:1 view follows the move (or the boundary before the first).
+    const ecs::JournalStep* s = current_step(dbg.replay);
+    const unsigned at = s ? (s->kind == ecs::StepKind::Move ? s->to : s->from) : dbg.replay.boundary;
+    float row = float(at / unsigned(layout.columns));
+    ImGui::SetScrollY(std::max(0.0f, row * cs - ImGui::GetWindowHeight() * 0.5f));
+  } else if (child && (dbg.map_scroll_to_taken || dbg.map_follow_taken)) {
     float row = float(layout.taken / unsigned(layout.columns));
     ImGui::SetScrollY(std::max(0.0f, row * cs - ImGui::GetWindowHeight() * 0.5f));
     dbg.map_scroll_to_taken = false;
@@ -859,6 +1187,7 @@ void sample_frame(Debugger& dbg, const Game& g, const FrameTimes& ft) {
 void frame_panel(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink&) {
   ImGui::Text("FPS %.1f   TPS %.1f   tick %" PRIu64, ft.fps, ft.tps, g.tick);
   ImGui::Text("resident memory %.0f MB   peak %.0f MB", ft.rss_mb, ft.peak_rss_mb);
+  ImGui::TextDisabled("systems: thread CPU clock, the slowest tick of each frame; render and ui: wall clock");
   char overlay[96];
   auto row = [&](const char* name, const Series& s, const char* format = "%s %.3f ms (max %.3f)") {
     std::snprintf(overlay, sizeof overlay, format, name, s.last(), s.max());
@@ -968,22 +1297,21 @@ void stress_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
 
 namespace {
 
-// One panel: its window's title (and its tab's label in the narrow layout), the flag its
-// close box clears, where it opens in the wide layout, and what it draws inside.
+// One panel: its window's title (and its tab's label), the flag its close box clears, and
+// what it draws inside.
 struct Panel {
   const char* title;
   const char* tab;
   bool Debugger::*shown;
-  PanelPlace wide;
   void (*draw)(Debugger&, Game&, const FrameTimes&, DebugLink&);
 };
 constexpr Panel kPanels[] = {
-    {"Pools", "Pools", &Debugger::show_pools, {0.005f, 0.085f, kPanelsLeftEnd - 0.005f, 0.45f, true}, pools_panel},
-    {"Pool map", "Pool map", &Debugger::show_pool_map, {0.005f, 0.545f, 0.33f, 0.445f, false}, pool_map_panel},
-    {"Entity inspector", "Inspector", &Debugger::show_inspector, {kPanelsRightStart, 0.085f, 0.33f, 0.34f, true}, inspector_panel},
-    {"Chunks", "Chunks", &Debugger::show_chunks, {0.665f, 0.435f, 0.12f, 0.30f, false}, chunks_panel},
-    {"Frame", "Frame", &Debugger::show_frame, {0.34f, 0.72f, 0.32f, 0.27f, false}, frame_panel},
-    {"Stress", "Stress", &Debugger::show_stress, {0.79f, 0.435f, 0.205f, 0.555f, false}, stress_panel},
+    {"Pools", "Pools", &Debugger::show_pools, pools_panel},
+    {"Pool map", "Pool map", &Debugger::show_pool_map, pool_map_panel},
+    {"Entity inspector", "Inspector", &Debugger::show_inspector, inspector_panel},
+    {"Chunks", "Chunks", &Debugger::show_chunks, chunks_panel},
+    {"Frame", "Frame", &Debugger::show_frame, frame_panel},
+    {"Stress", "Stress", &Debugger::show_stress, stress_panel},
 };
 const Panel& kPoolsPanel = kPanels[0];
 
@@ -994,21 +1322,22 @@ void draw_panel_window(const Panel& p, Rect r, Debugger& dbg, Game& g, const Fra
   ImGui::End();
 }
 
-// Wide: every panel a window of its own, the map's middle free.
-void draw_wide(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link, ImVec2 display) {
-  for (const Panel& p : kPanels)
-    if (dbg.*p.shown) draw_panel_window(p, wide_rect(dbg, p.wide, display), dbg, g, ft, link);
-}
-
-// Narrow: one column on the left, the Pools panel at its top and the other panels as tabs
-// of one window under it, so that the map stays in view on the right. A click on an ant
-// in the world brings the inspector's tab forward.
-void draw_narrow(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link, ImVec2 display) {
-  const float column = narrow_column(display.x) - 4, top = dbg.top_clear + 2;
-  const float height = std::max(display.y - top - 4, 0.2f * display.y), pools_h = std::floor(0.45f * height);
-  if (dbg.show_pools) draw_panel_window(kPoolsPanel, {4, top, column, pools_h}, dbg, g, ft, link);
+// One column on the right: the Pools panel at its top (its title bar collapses it) and
+// the other panels as tabs of one window under it, the Pool map's first, so that the map
+// stays in view on the left. A click on an ant in the world brings the inspector's tab
+// forward.
+void draw_column(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link, ImVec2 display) {
+  const float column = column_width(display.x) - 4, top = dbg.top_clear + 2, x = display.x - column - 4;
+  const float height = std::max(display.y - top - 4, 0.2f * display.y), pools_h = std::floor(0.3f * height);
+  float tabs_top = top;
+  if (dbg.show_pools) {
+    draw_panel_window(kPoolsPanel, {x, top, column, pools_h}, dbg, g, ft, link);
+    if (ImGuiWindow* w = ImGui::FindWindowByName(kPoolsPanel.title)) tabs_top = w->Pos.y + w->Size.y + 4;
+  }
   if (std::none_of(std::begin(kPanels) + 1, std::end(kPanels), [&](const Panel& p) { return dbg.*p.shown; })) return;
-  place_next(dbg, {4, top + pools_h + 4, column, height - pools_h - 4});
+  // Under the Pools panel as it stands (collapsed, it leaves the tabs its room).
+  ImGui::SetNextWindowPos(ImVec2(x, tabs_top), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(column, std::max(display.y - tabs_top - 4, 0.2f * display.y)), ImGuiCond_Always);
   if (ImGui::Begin("Pool debugger", nullptr) && ImGui::BeginTabBar("panels")) {
     for (const Panel& p : kPanels) {
       if (&p == &kPoolsPanel || !(dbg.*p.shown)) continue;
@@ -1025,15 +1354,14 @@ void draw_narrow(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link, 
 
 }  // namespace
 
-FreeSpan debugger_free_span(const Debugger& dbg, float display_w) {
-  if (dbg.narrow) return {narrow_column(display_w), display_w};
-  return {display_w * kPanelsLeftEnd, display_w * kPanelsRightStart};
-}
+FreeSpan debugger_free_span(const Debugger&, float display_w) { return {0, display_w - column_width(display_w)}; }
 
 void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link) {
   if (!g.ecs) return;
   ++dbg.frames;
   notice_world(dbg, g);
+  // The release journal records while the debugger is open (the theatre replays it).
+  g.ecs->set_journal(dbg.open);
   if (dbg.clear_link_selection) {
     link.selected = dbg.link_seen = Handle{};
     dbg.clear_link_selection = false;
@@ -1063,12 +1391,11 @@ void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link
                                                std::abs(dbg.top_clear - dbg.placed_for_top) > 0.5f);
     dbg.placed_for_w = d.x, dbg.placed_for_h = d.y, dbg.placed_for_top = dbg.top_clear;
   }
-  dbg.narrow = d.x > 0 && d.x < kNarrowDisplay;
+  dbg.narrow = true;
   dbg.map_hover = PoolMapHit{};  // set again by the pool map when the mouse is over it
   dbg.tab_shown = nullptr;
   sample_frame(dbg, g, ft);
-  if (dbg.narrow) draw_narrow(dbg, g, ft, link, d);
-  else draw_wide(dbg, g, ft, link, d);
+  draw_column(dbg, g, ft, link, d);
   dbg.inspector_to_front = false;
 }
 

@@ -136,6 +136,25 @@ struct Debugger {
   PoolMapLayout map_layout;     // as drawn last frame
   float map_origin_x = 0, map_origin_y = 0;  // screen position of the map's first cell
 
+  // Release theatre (in the Pool map panel): a release of the engine's journal replayed
+  // move by move on the map. The journal is on while the debugger is open.
+  bool theatre = true;                  // the map shows the picked release's replay
+  bool theatre_removes = false;         // the list shows single removes (a bomb's torn legs) too
+  bool theatre_follow = true;           // each new kill (bomb, fire, kill %, a big batch) is picked as it happens
+  unsigned long long theatre_seen = 0;  // the journal's release count when last looked at
+  ReleaseReplay replay;
+  bool playing = false;
+  float moves_per_second = 20;          // up to the release's whole length: all at once
+  double play_due = 0;                  // steps owed to the cursor by the time played
+  bool follow_owner = true;             // the inspector shows the moving entry's owner
+  WhatIf what_if;
+  // The latest tick with a kill in it, and its `destroy` time (the tick's Destroy system, thread
+  // CPU clock): what the Pools panel shows as the release's time, the Frame panel's measure.
+  unsigned long long release_tick = 0;
+  double release_destroy_ms = 0;
+  unsigned release_victims = 0;
+  bool release_seen = false;
+
   // Chunk minimap: what it counts; the ant count (a walk of every entity) is refreshed
   // every few frames only.
   ChunkCount chunk_mode = ChunkCount::NonTiles;
@@ -232,6 +251,13 @@ void draw_debugger(Debugger& dbg, Game& game, const FrameTimes& times, DebugLink
 // The entity whose pieces the world view highlights (null when none, and for a world the
 // debugger has not seen yet: a handle of the world before a load may name another entity).
 Handle debugger_highlight(const Debugger& dbg, const Game& game);
+// The theatre's entry point: picks the biggest release journaled in `tick` (a kill before
+// a single remove) in the Pool map and rewinds it to its first move, ready to play. False
+// when the journal holds no release of that tick.
+bool debugger_show_release_of_tick(Debugger& dbg, const Game& game, unsigned long long tick);
+// Picks release `serial` of the journal in the theatre (the map's pool, or the first pool
+// it touched), at its first move; `play` starts it.
+bool debugger_pick_release(Debugger& dbg, const Game& game, unsigned long long serial, bool play);
 // Where the game's banners go while the debugger is open: the span of the display's width
 // its top panels leave free (between Pools and the inspector, or right of the column).
 struct FreeSpan {

@@ -917,7 +917,7 @@ bool app_frame(App& app) {
   if (!app.skip_ui && app.show_hud) draw_timeline(app);
   // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
   // Set each frame because the font's line height is known only after NewFrame.
-  app.debugger.top_clear = std::max(hud_compact_bottom(app), toolbar_bottom());
+  app.debugger.top_clear = toolbar_bottom();
   // The kernel's peak trails its resident count by a page or two: the peak shown is at least the count.
   app.stats.rss_mb = resident_mb();
   app.stats.peak_rss_mb = std::max(peak_resident_mb(), app.stats.rss_mb);

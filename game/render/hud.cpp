@@ -119,19 +119,12 @@ void draw_help(App& app) {
 // Window extents from the previous frame, to keep the toolbar clear of the HUD and the
 // debugger's panels clear of the toolbar.
 float toolbar_w = 600, toolbar_bottom_y = 0, hud_right = 260;
-// The HUD's distance from the screen's corner, and its lines while compact: FPS, ants,
-// the recording or replay if there is one, and refused spawns.
+// The HUD's distance from the screen's corner.
 constexpr float kHudMargin = 8;
 // The HUD's width is fixed, so that nothing it shows moves the toolbar beside it: a long
 // line (a recording's name) wraps instead.
 constexpr float kHudWidth = 262;
 float hud_text_width() { return kHudWidth - 2 * ImGui::GetStyle().WindowPadding.x; }
-int session_lines(const App& app) {
-  if (app.session.empty()) return 0;
-  float h = ImGui::CalcTextSize(app.session.c_str(), nullptr, false, hud_text_width()).y;
-  return std::max(1, int(h / ImGui::GetTextLineHeight() + 0.5f));
-}
-int compact_hud_lines(const App& app) { return 4 + session_lines(app); }
 const ImU32 kErrorColor = IM_COL32(255, 115, 90, 255);    // an error's message (a load, a save)
 const ImU32 kNoticeColor = IM_COL32(140, 242, 140, 255);  // a confirmation's (quick save, quick load)
 
@@ -283,13 +276,14 @@ void draw_colony_table(Game& g) {
   ImGui::EndTable();
 }
 
-// While the debugger is open its Pools panel sits just below the HUD's first lines (see
-// hud_compact_bottom) and shows the same counts, so the HUD keeps to those lines.
-bool hud_compact(const App& app) { return app.debugger.open && app.debugger.show_pools; }
-
+// While the debugger is open its column takes the display's right side and the HUD moves
+// to the bottom left corner, whole: the top left is map, and a click there reaches the world.
 void draw_hud(App& app) {
   Game& g = *app.game;
-  ImGui::SetNextWindowPos(ImVec2(kHudMargin, kHudMargin), ImGuiCond_Always);
+  if (app.debugger.open)
+    ImGui::SetNextWindowPos(ImVec2(kHudMargin, ImGui::GetIO().DisplaySize.y - kHudMargin), ImGuiCond_Always, ImVec2(0, 1));
+  else
+    ImGui::SetNextWindowPos(ImVec2(kHudMargin, kHudMargin), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.6f);
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
@@ -338,19 +332,15 @@ void draw_hud(App& app) {
     } else
       ImGui::TextDisabled("refused spawns 0");
     // Compact, the Pools panel's first lines show it: the panel sits right below.
-    if (g.refused_commands && !hud_compact(app)) {
+    if (g.refused_commands) {
       ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused commands %llu (?)", (unsigned long long)g.refused_commands);
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("one tick's commands may touch at most %.0f times the map's cells", kTickCommandCellsBudget);
     }
-    // Compact (the debugger open) the HUD keeps to those lines: the Pools panel below it
-    // shows the rest.
-    if (!hud_compact(app)) {
-      draw_colony_table(g);
-      ImGui::TextDisabled("frame: build %.1f  submit %.1f ms", app.stats.build_ms, app.stats.submit_ms);
-      if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
-      ImGui::TextDisabled("F1 help  F3 debugger");
-    }
+    draw_colony_table(g);
+    ImGui::TextDisabled("frame: build %.1f  submit %.1f ms (wall clock)", app.stats.build_ms, app.stats.submit_ms);
+    if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
+    ImGui::TextDisabled("F1 help  F3 debugger");
     hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
   }
   ImGui::End();
@@ -436,14 +426,6 @@ static void draw_banners(const App& app) {
   if (notice_showing(app)) y = draw_banner(app.notice.c_str(), centre, y, 1.0f, kNoticeColor, max_w) + 8;
   if (app.seconds < app.fate_note_until && !app.fate_note.empty())
     draw_banner(app.fate_note.c_str(), centre, y, 1.0f, ImGui::ColorConvertFloat4ToU32(colony_imcolor(*app.game, app.fate_note_colony)), max_w);
-}
-
-// Computed, not measured: the debugger places its panels on their first frame, before the
-// HUD's window has been sized.
-float hud_compact_bottom(const App& app) {
-  const ImGuiStyle& st = ImGui::GetStyle();
-  return kHudMargin + 2 * (st.WindowPadding.y + st.WindowBorderSize) +
-         float(compact_hud_lines(app)) * ImGui::GetTextLineHeightWithSpacing() - st.ItemSpacing.y;
 }
 
 float toolbar_bottom() { return toolbar_bottom_y; }

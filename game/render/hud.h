@@ -14,9 +14,6 @@ struct App;
 // Colours and rounding for every ImGui window of the game.
 void style_ui();
 void draw_ui(App& app);
-// Where the HUD ends, in pixels from the top, while the debugger is open (it then keeps to
-// its first lines). The debugger's top panels open below it and below the toolbar.
-float hud_compact_bottom(const App& app);
 // The pools that refused a reservation, and "entities" if the store refused one: where
 // refused spawns found no room, since the world began or (last_tick) in the last tick.
 std::string refusing_pools(const Game& g, bool last_tick = false);

@@ -137,6 +137,9 @@ using Record = ColonyEcs::Record;
 // A record (header + Body) is one cache line: it is what every system walks each tick,
 // and the slot lists live beside the directory entry instead (ecs/world.h).
 static_assert(sizeof(Record) == 64, "an entity record should stay one cache line");
+// The release journal's rings in every world the game builds (20 MiB of steps, committed
+// only as they are written): a release past a million steps keeps its first million.
+inline constexpr u32 kJournalSteps = 1u << 20, kJournalVictims = 1u << 18, kJournalReleases = 256;
 
 }  // namespace colony
 

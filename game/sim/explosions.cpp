@@ -51,6 +51,8 @@ bool maim_ant(Game& g, Record& r, bool prefer_antenna, u32 side) {
 Blast apply_bomb(Game& g, float x, float y, float radius, float outer) {
   Blast blast{x, y, std::max(radius, 0.0f), std::max(outer, radius), g.tick, 0, 0};
   ColonyEcs& w = *g.ecs;
+  // The legs and antennae it tears off are releases of their own (remove_one).
+  w.journal_context(g.tick, kReleaseMaim);
   const float r2 = blast.radius * blast.radius;
   for_each_mobile_in_radius(g, x, y, blast.outer, [&](Record& r) {
     Body& b = r.payload;
@@ -81,6 +83,7 @@ Blast apply_bomb(Game& g, float x, float y, float radius, float outer) {
   for_each_cell_in_circle(g, x, y, bomb_reach(blast.outer), [&](u32 cell, float) { put_danger(g, cell, 1.0f); });
   if (g.blasts.size() >= kMaxBlasts) g.blasts.erase(g.blasts.begin(), g.blasts.begin() + kMaxBlasts / 4);
   g.blasts.push_back(blast);
+  w.journal_context(g.tick, 0);
   return blast;
 }
 

@@ -59,6 +59,22 @@ const char* command_kind_name(CommandKind k) {
   return "?";
 }
 
+std::string release_cause_text(u32 cause) {
+  std::string s;
+  for (u32 c = 0; c < u32(DeathCause::Count); ++c)
+    if (cause & release_cause_bit(DeathCause(c))) s += (s.empty() ? "" : " + ") + std::string(death_cause_name(DeathCause(c)));
+  if (cause & kReleaseMaim) s += s.empty() ? "maimed by a bomb" : " (maimed)";
+  return s.empty() ? "other" : s;
+}
+
+// The causes of the deaths between two counts, as release_cause_bit bits.
+u32 death_bits(const DeathCounts& before, const DeathCounts& after) {
+  u32 bits = 0;
+  for (u32 c = 0; c < u32(DeathCause::Count); ++c)
+    if (after.by_cause[c] != before.by_cause[c]) bits |= release_cause_bit(DeathCause(c));
+  return bits;
+}
+
 u64 DeathCounts::total() const {
   u64 t = 0;
   for (u64 n : by_cause) t += n;
@@ -89,19 +105,14 @@ namespace {
 // Adds a system's thread CPU time to the tick's and the run's totals.
 class ScopedTimer {
  public:
-  ScopedTimer(SystemTimes& t, SystemTimes::Id id) : t_(t), id_(id), start_ms_(thread_cpu_ms()) {}
+  ScopedTimer(SystemTimes& t, SystemTimes::Id id) : t_(t), id_(id), start_ms_(ecs::thread_cpu_ms()) {}
   ~ScopedTimer() {
-    double ms = thread_cpu_ms() - start_ms_;
+    double ms = ecs::thread_cpu_ms() - start_ms_;
     t_.last_ms[id_] += ms;
     t_.total_ms[id_] += ms;
   }
 
  private:
-  static double thread_cpu_ms() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
-  }
   SystemTimes& t_;
   SystemTimes::Id id_;
   double start_ms_;
@@ -114,6 +125,10 @@ void simulate_tick(Game& g) {
   t.last_ms.fill(0);
   ColonyEcs& w = *g.ecs;
   w.begin_tick();
+  // The release journal (on while the debugger is open) is told each release's tick and
+  // cause: nothing in particular until the tick's deaths are applied.
+  const DeathCounts died_before = ants_died(g);
+  w.journal_context(g.tick, 0);
   {
     ScopedTimer timer(t, SystemTimes::Regions);
     move_chunks_between_tiers(g);
@@ -143,6 +158,7 @@ void simulate_tick(Game& g) {
     evaporate(g);
   }
   {
+    w.journal_context(g.tick, death_bits(died_before, ants_died(g)));
     ScopedTimer timer(t, SystemTimes::Destroy);
     w.apply_destructions();
   }

@@ -45,6 +45,13 @@ enum ChunkScent : u8 { kChunkTrail = 1, kChunkDanger = 2 };
 // Culled: killed by the debugger's Stress panel (kill %, CommandKind::KillPercent).
 enum class DeathCause : u8 { Explosion = 0, Fire, Combat, Age, Starvation, Culled, Count };
 const char* death_cause_name(DeathCause c);
+// What the engine's release journal is told caused a release (World::journal_context): a
+// bit per death cause of the ants it freed, kReleaseMaim for a leg or antenna a bomb tore
+// off; none for the rest (food eaten, corpses cleared, terrain painted over a world).
+inline constexpr u32 kReleaseMaim = 1u << 8;
+constexpr u32 release_cause_bit(DeathCause c) { return 1u << u32(c); }
+// "explosion", "explosion + combat", "maimed by a bomb", "other".
+std::string release_cause_text(u32 cause);
 
 // [SECTION] Colonies and counters
 

@@ -480,6 +480,7 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   cfg.max_entities = cap.entities;
   cfg.grid = ecs::ChunkGrid::make(s.width, s.height, s.chunk_size);
   cfg.pool_capacity = cap.pools;
+  cfg.journal_steps = kJournalSteps, cfg.journal_victims = kJournalVictims, cfg.journal_releases = kJournalReleases;
   g.ecs = std::make_unique<ColonyEcs>(cfg);
   const u64 chunks = cfg.grid.chunk_count();
 

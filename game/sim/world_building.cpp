@@ -248,6 +248,7 @@ bool build_world(Game& g, std::string* err) {
   cfg.max_entities = cap.entities;
   cfg.grid = ecs::ChunkGrid::make(s.width, s.height, s.chunk_size);
   cfg.pool_capacity = cap.pools;
+  cfg.journal_steps = kJournalSteps, cfg.journal_victims = kJournalVictims, cfg.journal_releases = kJournalReleases;
   g.ecs = std::make_unique<ColonyEcs>(cfg);
   g.width = s.width;
   g.height = s.height;

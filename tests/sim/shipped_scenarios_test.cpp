@@ -30,5 +30,34 @@ TEST(ShippedScenarios, EveryOneBuildsRunsAndValidates) {
   EXPECT_GE(built, 6);
 }
 
+// The demo's bombs are releases the debugger's theatre replays: with the journal on (as
+// while the debugger is open) every bomb of carpet_bombing.json's first round is journaled
+// with its cause and all its steps, and at least one takes the batch passes.
+TEST(ShippedScenarios, CarpetBombingsBombsAreJournaledAndOneTakesTheBatchPasses) {
+  Scenario s;
+  std::string err;
+  ASSERT_TRUE(load_scenario(std::string(COLONY_SCENARIO_DIR) + "/carpet_bombing.json", s, &err)) << err;
+  auto g = make_game(s, s.seed, &err);
+  ASSERT_NE(g, nullptr) << err;
+  ASSERT_TRUE(g->ecs->set_journal(true));
+  int bombs = 0, batched = 0;
+  unsigned most = 0;
+  for (int t = 0; t <= 730; ++t) {
+    const u64 before = g->ecs->journal().release_count();
+    simulate_tick(*g);
+    for (u64 k = before; k < g->ecs->journal().release_count(); ++k) {
+      const ColonyEcs::JournalRelease* r = g->ecs->journal().release(k);
+      ASSERT_NE(r, nullptr);
+      if (!(r->cause & release_cause_bit(DeathCause::Explosion)) || r->path == ecs::ReleasePath::RemoveOne) continue;
+      ++bombs;
+      EXPECT_EQ(r->dropped(), 0u);
+      most = std::max(most, r->victims);
+      batched += r->path != ecs::ReleasePath::OneAtATime;
+    }
+  }
+  EXPECT_EQ(bombs, 4) << "one release per bomb of the first round";
+  EXPECT_GE(batched, 1) << "no bomb took the batch passes (most victims " << most << ")";
+}
+
 }  // namespace
 }  // namespace colony
