@@ -46,8 +46,10 @@ TEST(ShippedScenarios, CarpetBombingsBombsAreJournaledAndOneTakesTheBatchPasses)
     const u64 before = g->ecs->journal().release_count();
     simulate_tick(*g);
     for (u64 k = before; k < g->ecs->journal().release_count(); ++k) {
+      // A bomb tears off more legs (each a release) than the ring keeps; its kill, the
+      // tick's last release, is kept.
       const ColonyEcs::JournalRelease* r = g->ecs->journal().release(k);
-      ASSERT_NE(r, nullptr);
+      if (!r) continue;
       if (!(r->cause & release_cause_bit(DeathCause::Explosion)) || r->path == ecs::ReleasePath::RemoveOne) continue;
       ++bombs;
       EXPECT_EQ(r->dropped(), 0u);
