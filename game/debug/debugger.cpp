@@ -1391,7 +1391,6 @@ void draw_debugger(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink& link
                                                std::abs(dbg.top_clear - dbg.placed_for_top) > 0.5f);
     dbg.placed_for_w = d.x, dbg.placed_for_h = d.y, dbg.placed_for_top = dbg.top_clear;
   }
-  dbg.narrow = true;
   dbg.map_hover = PoolMapHit{};  // set again by the pool map when the mouse is over it
   dbg.tab_shown = nullptr;
   sample_frame(dbg, g, ft);

@@ -77,10 +77,6 @@ struct PlotRange {
 };
 PlotRange plot_range(const Series& s, bool from_zero);
 
-// Below this display width the debugger keeps to one column on the left (the Pools panel,
-// the other panels as tabs of one window under it) and leaves the map on the right.
-inline constexpr float kNarrowDisplay = 1200;
-
 inline constexpr int kHistoryTicks = 1800;   // ~30 s at 60 ticks/s
 inline constexpr int kHistoryFrames = 600;   // ~10 s of frames
 inline constexpr int kMaxSystems = 8;        // per-system timers kept (Game::times)
@@ -105,10 +101,9 @@ struct Debugger {
   // outside the window where they cannot be dragged.
   float placed_for_w = 0, placed_for_h = 0, placed_for_top = 0;
   bool place_again = false;  // this frame: the display size, or top_clear, changed
-  // The layout of this frame: narrow below kNarrowDisplay pixels. In the narrow layout,
-  // the title of the panel whose tab was drawn (null in the wide one; tests read it), and
-  // a request to bring the inspector's tab forward (the player clicked an ant).
-  bool narrow = false;
+  // The panels are one column docked right: the Pools panel, and the others as tabs of
+  // one window under it. The title of the panel whose tab was drawn this frame (tests read
+  // it), and a request to bring the inspector's tab forward (the player clicked an ant).
   const char* tab_shown = nullptr;
   bool inspector_to_front = false;
 

@@ -80,6 +80,8 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   ASSERT_TRUE(g) << err;
   Debugger dbg;
   debugger_init(dbg, true);
+  dbg.theatre_follow = false;  // the map shows the live pool's kinds, no replay over it
+  dbg.show_inspector = false;  // the queen's selection below would bring its tab before the map's
   DebugLink link;
   FrameTimes ft{2, 3, 1, 60, 60};
   std::vector<Uint32> px(size_t(1280 * 800));
@@ -131,19 +133,11 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   }
   EXPECT_GT(checked, 100);
   EXPECT_EQ(matched, checked) << "cells drawn in another colour than their data's";
-  // The inspector lists the queen's 30-odd slots, each back-pointer check drawn green.
-  ASSERT_TRUE(g->ecs->alive(link.selected));
-  ImU32 green = ImGui::ColorConvertFloat4ToU32(ImVec4(0.3f, 1.0f, 0.3f, 1.0f));
-  EXPECT_GT(count_color(px, 1280, int(0.665f * 1280), int(0.085f * 800), 1280, int(0.425f * 800), green, 8), 50)
-      << "no green back-pointer checks in the inspector";
-  ImU32 red = ImGui::ColorConvertFloat4ToU32(ImVec4(1.0f, 0.3f, 0.3f, 1.0f));
-  EXPECT_EQ(count_color(px, 1280, int(0.665f * 1280), int(0.085f * 800), 1280, int(0.425f * 800), red, 8), 0)
-      << "a back-pointer check drawn as broken";
-  // Outside every debugger window (bottom middle of the screen) only the clear colour.
-  EXPECT_EQ(count_color(px, 1280, 600, 420, 680, 500, 0xFF0A0A0Au, 0), 80 * 80);
+  // Outside the debugger's column on the right (the map's middle) only the clear colour.
+  EXPECT_EQ(count_color(px, 1280, 300, 420, 380, 500, 0xFF0A0A0Au, 0), 80 * 80);
 
   // One entry per cell, scrolled to the taken boundary: the white bar is on screen, inside
-  // the Pool map window (placed at 43.6%..99% of the display height).
+  // the Pool map's tab (under the Pools panel, in the lower part of the display).
   dbg.map_exact = dbg.map_scroll_to_taken = true;
   for (int frame = 150; frame < 160; ++frame) render_frame(frame);
   const PoolMapLayout& e = dbg.map_layout;
@@ -151,7 +145,7 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   ASSERT_GT(e.rows * e.cell_px, 800.0f) << "the 1:1 map should be taller than the screen";
   float bar_x = dbg.map_origin_x + float(e.taken % unsigned(e.columns)) * e.cell_px;
   float bar_y = dbg.map_origin_y + float(e.taken / unsigned(e.columns)) * e.cell_px;
-  ASSERT_GT(bar_y, 0.545f * 800);
+  ASSERT_GT(bar_y, 0.3f * 800);
   ASSERT_LT(bar_y, 790.0f);
   EXPECT_GT(count_color(px, 1280, int(bar_x) - 2, int(bar_y), int(bar_x) + 2, int(bar_y + e.cell_px), 0xFFFFFFFFu, 10), 3)
       << "no white taken bar at (" << bar_x << ", " << bar_y << ")";

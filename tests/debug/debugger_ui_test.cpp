@@ -93,6 +93,8 @@ class DebuggerUi : public testing::Test {
     g = start_game();
     ASSERT_TRUE(g);
     debugger_init(dbg, true);
+    // The map shows the live pool: the release theatre (theatre_test.cpp) picks no kill.
+    dbg.theatre_follow = false;
   }
   // One game tick (unless tick is false) and one debugger frame, with the mouse at (mx, my)
   // and button 0 as given.
@@ -184,6 +186,7 @@ TEST_F(DebuggerUi, ThePoolMapFollowsTheTakenBoundaryThroughAKill) {
     g = start_game();
     dbg = Debugger{};
     debugger_init(dbg, true);
+    dbg.theatre_follow = false;
     dbg.map_pool = 0;
     dbg.map_exact = dbg.map_scroll_to_taken = true;
     dbg.map_follow_taken = follow;
@@ -246,6 +249,8 @@ TEST_F(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
 }
 
 TEST_F(DebuggerUi, ChunkClickJumpsTheCamera) {
+  // The Chunks tab in front: the first of the tabs shown.
+  dbg.show_pool_map = dbg.show_inspector = false;
   for (int i = 0; i < 3; ++i) step(0, 0, false);
   ASSERT_GT(dbg.chunk_px, 1.0f);
   // Chunk (5, 2) of the 8 x 8 grid; its centre in cells is (88, 40).
@@ -274,84 +279,71 @@ TEST_F(DebuggerUi, F3TogglesAndClosedDebuggerDrawsNothing) {
   EXPECT_TRUE(dbg.show_stress);
 }
 
-// The window shrinks to almost nothing and grows back: ImGui keeps each panel on screen
-// by pushing it towards the corner, and the panels are then placed again for the new
-// size, every title bar inside the window where it can be dragged.
+// The window shrinks to almost nothing and grows back: the debugger's two windows are
+// placed again for each size, docked to the right edge, inside the window.
 TEST_F(DebuggerUi, PanelsComeBackInsideTheWindowAfterItShrankAndGrew) {
-  const char* panels[] = {"Pools", "Pool map", "Entity inspector", "Chunks", "Frame", "Stress"};
   for (int i = 0; i < 3; ++i) step(0, 0, false, false);
-  const ImVec2 first = ImGui::FindWindowByName("Stress")->Pos;
   for (ImVec2 size : {ImVec2(200, 150), ImVec2(1, 1), ImVec2(1600, 1000)}) {
     ImGui::GetIO().DisplaySize = size;
     for (int i = 0; i < 3; ++i) step(0, 0, false, false);
   }
-  for (const char* name : panels) {
+  for (const char* name : {"Pools", "Pool debugger"}) {
     SCOPED_TRACE(name);
     ImGuiWindow* w = ImGui::FindWindowByName(name);
     ASSERT_NE(w, nullptr);
     EXPECT_GE(w->Pos.x, 0);
     EXPECT_GE(w->Pos.y, 0);
     EXPECT_LE(w->Pos.x + w->Size.x, 1600);
+    EXPECT_NEAR(w->Pos.x + w->Size.x, 1600 - 4, 1);  // docked right
     EXPECT_LE(w->Pos.y + w->Size.y, 1000);
   }
-  // Placed for 1600 x 1000 as they were for 1280 x 800: the same fractions of the window.
-  const ImVec2 stress = ImGui::FindWindowByName("Stress")->Pos;
-  EXPECT_NEAR(stress.x, first.x * 1600 / 1280, 1);
-  EXPECT_NEAR(stress.y, first.y * 1000 / 800, 1);
 }
 
-// Below kNarrowDisplay pixels the debugger keeps to one column on the left: the Pools
-// panel and one window of tabs under it, the map in view on the right (at 800 pixels six
-// separate panels would leave the Chunks and Stress panels too narrow for their labels). A click
-// on an ant in the world brings the inspector's tab forward; wide again, every panel is a
-// window of its own.
-TEST_F(DebuggerUi, ANarrowDisplayKeepsOneColumnOfPanelsAndTabs) {
-  const char* own_windows[] = {"Pool map", "Entity inspector", "Chunks", "Frame", "Stress"};
-  ImGui::GetIO().DisplaySize = ImVec2(800, 600);
-  dbg.top_clear = 90;
-  for (int i = 0; i < 3; ++i) step(0, 0, false);
-  EXPECT_TRUE(dbg.narrow);
-  ImGuiWindow* pools = ImGui::FindWindowByName("Pools");
-  ImGuiWindow* tabs = ImGui::FindWindowByName("Pool debugger");
-  ASSERT_TRUE(pools && pools->Active && tabs && tabs->Active);
-  for (const char* name : own_windows) {
-    ImGuiWindow* w = ImGui::FindWindowByName(name);
-    EXPECT_TRUE(!w || !w->Active) << name;
-  }
-  // One column below the toolbar, the other half of the display free.
-  EXPECT_GE(pools->Pos.y, 90);
-  EXPECT_LE(pools->Pos.y + pools->Size.y, tabs->Pos.y);
-  EXPECT_LE(tabs->Pos.y + tabs->Size.y, 600);
-  EXPECT_LE(std::max(pools->Pos.x + pools->Size.x, tabs->Pos.x + tabs->Size.x), 400.5f);
-  EXPECT_GE(debugger_free_span(dbg, 800).left, tabs->Pos.x + tabs->Size.x);
-  EXPECT_EQ(debugger_free_span(dbg, 800).right, 800);
-  // The first tab is the pool map, drawn with its cells.
-  EXPECT_STREQ(dbg.tab_shown, "Pool map");
-  EXPECT_GT(dbg.map_layout.columns, 0);
-  EXPECT_GE(dbg.map_origin_x, tabs->Pos.x);
+// At any display size the debugger keeps to one column on the right: the Pools panel and
+// one window of tabs under it, the pool map's first, the map in view on the left. A click
+// on an ant in the world brings the inspector's tab forward.
+TEST_F(DebuggerUi, TheDebuggerKeepsOneColumnOnTheRight) {
+  for (ImVec2 display : {ImVec2(800, 600), ImVec2(1280, 800)}) {
+    SCOPED_TRACE(display.x);
+    ImGui::GetIO().DisplaySize = display;
+    dbg.top_clear = 90;
+    dbg.show_inspector = false;  // the pool map's tab in front (the last round's click had brought the inspector's)
+    step(0, 0, false);
+    dbg.show_inspector = true;
+    for (int i = 0; i < 3; ++i) step(0, 0, false);
+    ImGuiWindow* pools = ImGui::FindWindowByName("Pools");
+    ImGuiWindow* tabs = ImGui::FindWindowByName("Pool debugger");
+    ASSERT_TRUE(pools && pools->Active && tabs && tabs->Active);
+    for (const char* name : {"Pool map", "Entity inspector", "Chunks", "Frame", "Stress"}) {
+      ImGuiWindow* w = ImGui::FindWindowByName(name);
+      EXPECT_TRUE(!w || !w->Active) << name;
+    }
+    // One column below the toolbar, the rest of the display free on the left.
+    EXPECT_GE(pools->Pos.y, 90);
+    EXPECT_LE(pools->Pos.y + pools->Size.y, tabs->Pos.y);
+    EXPECT_LE(tabs->Pos.y + tabs->Size.y, display.y);
+    EXPECT_GE(std::min(pools->Pos.x, tabs->Pos.x), display.x * 0.5f);
+    EXPECT_EQ(debugger_free_span(dbg, display.x).left, 0);
+    EXPECT_LE(debugger_free_span(dbg, display.x).right, tabs->Pos.x);
+    // The first tab is the pool map, drawn with its cells.
+    EXPECT_STREQ(dbg.tab_shown, "Pool map");
+    EXPECT_GT(dbg.map_layout.columns, 0);
+    EXPECT_GE(dbg.map_origin_x, tabs->Pos.x);
 
-  Handle ant;
-  g->ecs->for_each_simulated([&](Record& r) {
-    if (ant.is_null() && is_ant(r.payload.kind)) ant = r.header.handle;
-  });
-  ASSERT_FALSE(ant.is_null());
-  link.selected = ant;  // the window's click
-  step(0, 0, false);
-  step(0, 0, false);  // ImGui selects a tab when it lays out the bar, the frame after
-  EXPECT_STREQ(dbg.tab_shown, "Entity inspector");
-  step(0, 0, false);
-  EXPECT_STREQ(dbg.tab_shown, "Entity inspector");  // and it stays forward
-  EXPECT_EQ(dbg.selected, ant);
-
-  ImGui::GetIO().DisplaySize = ImVec2(1280, 800);
-  for (int i = 0; i < 3; ++i) step(0, 0, false);
-  EXPECT_FALSE(dbg.narrow);
-  EXPECT_EQ(dbg.tab_shown, nullptr);
-  EXPECT_FALSE(ImGui::FindWindowByName("Pool debugger")->Active);
-  for (const char* name : own_windows) {
-    ImGuiWindow* w = ImGui::FindWindowByName(name);
-    ASSERT_TRUE(w && w->Active) << name;
-    EXPECT_LE(w->Pos.x + w->Size.x, 1280) << name;
+    Handle ant;
+    g->ecs->for_each_simulated([&](Record& r) {
+      if (ant.is_null() && is_ant(r.payload.kind)) ant = r.header.handle;
+    });
+    ASSERT_FALSE(ant.is_null());
+    link.selected = ant;  // the window's click
+    step(0, 0, false);
+    step(0, 0, false);  // ImGui selects a tab when it lays out the bar, the frame after
+    EXPECT_STREQ(dbg.tab_shown, "Entity inspector");
+    step(0, 0, false);
+    EXPECT_STREQ(dbg.tab_shown, "Entity inspector");  // and it stays forward
+    EXPECT_EQ(dbg.selected, ant);
+    link.selected = Handle{};
+    step(0, 0, false);
   }
 }
 
@@ -413,6 +405,8 @@ TEST_F(DebuggerUi, NewWorldClearsHistoryAndSelection) {
   // What the world highlights is the new world's: nothing away from the map, and the
   // entry under the pointer over it, alive in the new world.
   EXPECT_EQ(debugger_highlight(dbg, *g), Handle{});
+  dbg.show_inspector = false;  // the pool map's tab in front again (the queen's selection had brought the inspector's)
+  step(0, 0, false, false);
   step(dbg.map_origin_x + 3, dbg.map_origin_y + 3, false, false);
   ASSERT_TRUE(dbg.map_hover.valid);
   EXPECT_TRUE(g->ecs->alive(dbg.map_hover.owner));
@@ -445,6 +439,8 @@ TEST_F(DebuggerUi, FrameTimesShowTheSlowestTickOfEachFrame) {
 
 // The Stress window's scenario list starts at the running scenario and follows it.
 TEST_F(DebuggerUi, TheScenarioListPicksTheRunningScenario) {
+  // The Stress tab in front: the only one shown under the Pools panel.
+  dbg.show_pool_map = dbg.show_inspector = dbg.show_chunks = dbg.show_frame = false;
   step(0, 0, false);
   ASSERT_GT(dbg.scenario_files.size(), 2u) << "no scenarios found in " << dbg.scenarios_dir;
   for (const char* name : {"million.json", "kingdom_fire.json"}) {

@@ -1050,21 +1050,16 @@ std::optional<ImRect> drawn_window(const char* name) {
   return w->Rect();
 }
 
-// The debugger's windows below the toolbar at a display width: Pools and the Entity
-// inspector, or in a narrow display Pools and the window of tabs under it (which holds
-// the pool map and the inspector).
+// The debugger's windows at any display width: Pools at the top of its column on the
+// right, and the window of tabs under it (which holds the pool map and the inspector).
 struct TopPanels {
-  const char *pools = "Pools", *inspector, *pool_map;
+  const char *pools = "Pools", *inspector = "Pool debugger", *pool_map = "Pool debugger";
 };
-TopPanels top_panels(int width) {
-  if (float(width) < kNarrowDisplay) return {"Pools", "Pool debugger", "Pool debugger"};
-  return {"Pools", "Entity inspector", "Pool map"};
-}
+TopPanels top_panels(int) { return {}; }
 
-// With the debugger open the HUD keeps to its first lines, above the Pools panel, the
-// toolbar ends above the Entity inspector, and the selected ant's summary (bottom left)
-// gives way to the debugger's inspector, so that none covers a panel (the toolbar at 700
-// pixels high). Closed, the HUD shows its colony table again.
+// With the debugger open the HUD moves to the bottom left, whole, clear of the debugger's
+// column; the toolbar ends above the column, and the selected ant's summary (bottom left)
+// gives way to the debugger's inspector. Closed, the HUD is back at the top left.
 class RenderLayout : public testing::TestWithParam<std::pair<int, int>> {};
 INSTANTIATE_TEST_SUITE_P(WindowSizes, RenderLayout,
                          testing::Values(std::pair{1280, 800}, std::pair{1024, 700}, std::pair{640, 480}));
@@ -1083,24 +1078,24 @@ TEST_P(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
   const TopPanels names = top_panels(GetParam().first);
   std::optional<ImRect> hud = drawn_window("##hud"), pools = drawn_window(names.pools), map = drawn_window(names.pool_map);
   ASSERT_TRUE(hud && pools && map);
-  EXPECT_LE(hud->Max.y, pools->Min.y);
   EXPECT_FALSE(hud->Overlaps(*pools));
+  EXPECT_FALSE(hud->Overlaps(*map));
+  EXPECT_GE(hud->Max.y, float(GetParam().second) - 10);  // at the bottom
   std::optional<ImRect> toolbar = drawn_window("##toolbar"), inspector = drawn_window(names.inspector);
   ASSERT_TRUE(toolbar && inspector);
   EXPECT_FALSE(toolbar->Overlaps(*inspector));
   EXPECT_FALSE(toolbar->Overlaps(*pools));
   EXPECT_FALSE(drawn_window("##inspector"));
-  // Narrow, the ant the window selected brought the inspector's tab forward.
-  if (float(GetParam().first) < kNarrowDisplay) {
-    EXPECT_STREQ(h.app.debugger.tab_shown, "Entity inspector");
-  }
+  // The ant the window selected brought the inspector's tab forward.
+  EXPECT_STREQ(h.app.debugger.tab_shown, "Entity inspector");
 
-  float compact_height = hud->GetHeight();
+  const float open_height = hud->GetHeight();
   h.app.debugger.open = false;
   h.frames(2);
   hud = drawn_window("##hud");
   ASSERT_TRUE(hud);
-  EXPECT_GT(hud->GetHeight(), compact_height + 4 * ImGui::GetTextLineHeight());  // the colony table is back
+  EXPECT_LT(hud->Min.y, 20.0f);  // back at the top
+  EXPECT_EQ(hud->GetHeight(), open_height);  // whole in both places: the colony table stays
   EXPECT_TRUE(drawn_window("##inspector"));
   EXPECT_FALSE(drawn_window("Pools"));
 }
@@ -1156,7 +1151,7 @@ TEST(RenderLayout, MessagesAndARecordingMoveNeitherTheToolbarNorThePanels) {
   h.frames(3);
   std::optional<ImRect> toolbar = drawn_window("##toolbar"), hud = drawn_window("##hud"), pools = drawn_window("Pools");
   ASSERT_TRUE(toolbar && hud && pools);
-  EXPECT_LE(hud->Max.y, pools->Min.y);
+  EXPECT_FALSE(hud->Overlaps(*pools));
   const float toolbar_x = toolbar->Min.x, hud_w = hud->GetWidth();
   show_notice(h.app, "saved /a/very/long/path/to/the/working/folder/of/the/game/quicksave.colony (tick 123456)");
   show_error(h.app, "/another/long/path/to/quicksave.colony: truncated (the file ends before its payload does)");
@@ -1173,7 +1168,8 @@ TEST(RenderLayout, MessagesAndARecordingMoveNeitherTheToolbarNorThePanels) {
   ASSERT_TRUE(toolbar && hud && pools);
   EXPECT_EQ(toolbar->Min.x, toolbar_x);
   EXPECT_EQ(hud->GetWidth(), hud_w);
-  EXPECT_LE(hud->Max.y, pools->Min.y);
+  EXPECT_FALSE(hud->Overlaps(*pools));
+  EXPECT_FALSE(toolbar->Overlaps(*pools));
 }
 
 // The HUD's TPS turns orange when the world runs under 90 % of 60 x speed, judged a
