@@ -338,7 +338,7 @@ void draw_hud(App& app) {
         ImGui::SetTooltip("one tick's commands may touch at most %.0f times the map's cells", kTickCommandCellsBudget);
     }
     draw_colony_table(g);
-    ImGui::TextDisabled("frame: build %.1f  submit %.1f ms (wall clock)", app.stats.build_ms, app.stats.submit_ms);
+    ImGui::TextDisabled("build %.1f  submit %.1f ms wall clock", app.stats.build_ms, app.stats.submit_ms);
     if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
     ImGui::TextDisabled("F1 help  F3 debugger");
     hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
