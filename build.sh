@@ -79,7 +79,7 @@ case "$mode" in
     install_missing "${PACKAGES[@]}"
     configure_and_build build-asan -DCOLONY_SANITIZE=ON -DCOLONY_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
     cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-      ctest --output-on-failure -j "$JOBS" -LE slow
+      ctest --output-on-failure -j "$JOBS" -LE "slow|hour"
     ;;
   bench)
     install_missing "${PACKAGES[@]}"

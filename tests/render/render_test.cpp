@@ -1277,15 +1277,18 @@ TEST(RenderCamera, TheMapStaysInViewAcrossPansAndResizes) {
 // the camera looks, as headless; one with a region of part of the map has the region
 // follow the view.
 TEST(RenderRegion, AWholeMapScenarioIsSimulatedWholeInTheWindow) {
-  Harness h(data("nests.json"));
-  ASSERT_TRUE(h.ok) << h.err;
-  ASSERT_TRUE(simulates_whole_map(h.game()));
-  h.look_at(10, 10, 40);  // close in on a corner
-  h.frames(3);
-  EXPECT_EQ(h.game().region_w, float(h.game().width));
-  EXPECT_EQ(h.game().region_h, float(h.game().height));
-  for (u8 s : h.game().chunk_simulated) EXPECT_EQ(s, 1);
-  EXPECT_EQ(h.game().ecs->simulated_count(), ants_alive(h.game()));
+  {
+    // One window at a time: each harness owns the process's SDL video and ImGui context.
+    Harness h(data("nests.json"));
+    ASSERT_TRUE(h.ok) << h.err;
+    ASSERT_TRUE(simulates_whole_map(h.game()));
+    h.look_at(10, 10, 40);  // close in on a corner
+    h.frames(3);
+    EXPECT_EQ(h.game().region_w, float(h.game().width));
+    EXPECT_EQ(h.game().region_h, float(h.game().height));
+    for (u8 s : h.game().chunk_simulated) EXPECT_EQ(s, 1);
+    EXPECT_EQ(h.game().ecs->simulated_count(), ants_alive(h.game()));
+  }
 
   Harness p(data("nests.json"));
   ASSERT_TRUE(p.ok) << p.err;
