@@ -121,8 +121,8 @@ class World {
     // A batch of any size is released one entity at a time as well while the world's
     // release_footprint() is at most this many bytes: a world that small sits in the
     // caches, and the batch passes, which win by keeping many misses in flight, find none
-    // to overlap and run about twice the instructions (bench/README.md, "Small worlds go
-    // one at a time"). The footprint counts every live entity's row, a tile's as an ant's,
+    // to overlap and run about twice the instructions (docs/performance-notes.md, small
+    // worlds). The footprint counts every live entity's row, a tile's as an ant's,
     // so the rule follows what the caches must hold, not what a kill touches. 0: every
     // batch past swap_release_max takes the batch passes.
     u64 small_world_bytes = kDefaultSmallWorldBytes;
@@ -136,7 +136,7 @@ class World {
   // Compaction is chosen when the survivors it would move (those past the first hole)
   // are at most 1/kCompactDivisor of the holes. Tail fill moves at most one survivor
   // per hole and finds the holes in address order through the bitmap, so it is as
-  // cheap per move as the sweep and moves far fewer (bench/README.md, "Tried").
+  // cheap per move as the sweep and moves far fewer (docs/performance-notes.md).
   static constexpr u32 kCompactDivisor = 4;
 
   explicit World(const Config& config)
@@ -663,7 +663,7 @@ class World {
   Handle journal_owner(const BackPointer& bp) const { return {u32(bp.owner_index), store_.dir(u32(bp.owner_index)).generation}; }
   // A batch holding at least one in kSortDensity of the live entities is walked in handle
   // index order: the directory rows are then read nearly in address order and stream in,
-  // where in random order each one waits on memory (bench/README.md, change 10). A
+  // where in random order each one waits on memory (docs/performance-notes.md). A
   // sparser batch, a bomb's 10 % say, gains nothing and is walked as it comes. The sort
   // is sort_by_index (index_sort.h).
   static constexpr u32 kSortDensity = 8;

@@ -80,8 +80,8 @@ u32 World<Payload, Cs...>::destroy_entities_as(std::span<const Handle> batch) {
   return died;
 }
 // A small batch, released one entity at a time, in a function of its own: inlined into
-// destroy_entities beside the mark pass, the same loop ran measurably slower than
-// destroy() called once per victim (bench/README.md, change 17).
+// destroy_entities beside the mark pass, the same loop runs measurably slower than
+// destroy() called once per victim (docs/performance-notes.md).
 template <Positioned Payload, Component... Cs>
 template <MarkMode kMode, bool kJournal>
 [[gnu::noinline]] u32 World<Payload, Cs...>::release_small_batch(std::span<const Handle> batch) {
@@ -309,7 +309,7 @@ void World<Payload, Cs...>::prefetch_list_past_head(u32 index) {
 // entity's slots are reserved as one run, and a tail fill moves them in runs, so most of
 // them lie in those words. The mark pass sets them by read-modify-write, and the rows
 // streaming past evict the bitmap, spread over the pool at one line per 512 entries,
-// from the caches (bench/README.md, change 14).
+// from the caches (docs/performance-notes.md).
 template <Positioned Payload, Component... Cs>
 template <class C>
 void World<Payload, Cs...>::prefetch_dead_bits(u32 index) {
@@ -343,8 +343,8 @@ void World<Payload, Cs...>::prefetch_chunk_links(Handle h) {
 }
 // The line of the owner's slot list that entry s's rewire will write. Asked for every
 // entry, not once per run of entries with the same owner: an ant's render slots cross a
-// line of its row at the thirteenth piece, and a run's rewires found the second line
-// cold (bench/README.md, change 12).
+// line of its row at the thirteenth piece, and a run's rewires find the second line
+// cold (docs/performance-notes.md).
 template <Positioned Payload, Component... Cs>
 template <class C>
 void World<Payload, Cs...>::prefetch_owner_row(Pool<C>& p, u32 s) {

@@ -166,7 +166,7 @@ TEST(Theatre, TheDebuggerLeavesHalfTheWindowToTheMap) {
   EXPECT_GE(double(map) / (1280.0 * 800.0), 0.5) << map << " map pixels of " << 1280 * 800;
 }
 
-// The HUD's top-left corner, where it used to eat clicks, is map: a click there bombs.
+// The HUD's top-left corner is map while the debugger is open: a click there bombs.
 TEST(Theatre, AClickAtTheHudsFormerCornerBombsTheWorld) {
   App a;
   ASSERT_TRUE(a.ok) << a.err;
