@@ -73,7 +73,7 @@ struct JournalPool {
 // One release.
 template <size_t kPools>
 struct JournalRelease {
-  u64 serial = 0;  // releases journaled before this one since the world was made
+  u64 serial = 0;  // how many releases the world journaled ahead of this one
   u64 tick = 0;    // the caller's context when the release began (World::journal_context)
   u32 cause = 0;
   ReleasePath path = ReleasePath::None;

@@ -216,7 +216,7 @@ struct ReleaseReplay {
   EntryState at(unsigned entry) const { return entry < lo ? EntryState::Live : entry >= hi ? EntryState::Hole : state[entry - lo]; }
 };
 // Loads pool `pool`'s part of release `serial`; false (and r.loaded false) when the journal
-// no longer holds it or the pool took no part.
+// has dropped it or the pool took no part.
 bool load_replay(ReleaseReplay& r, const ColonyEcs& ecs, unsigned long long serial, int pool);
 // Applies or undoes steps until `cursor` steps are applied.
 void replay_seek(ReleaseReplay& r, size_t cursor);

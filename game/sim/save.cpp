@@ -405,7 +405,7 @@ void check_grids(Game& g, In& in) {
 }
 
 // What the world's history allows, which a checksum cannot vouch for (a save whose
-// content was changed and its checksum made again): every colony's queen link names its
+// content is altered and its checksum recomputed): every colony's queen link names its
 // live queen, each colony's ants born are exactly those alive and those dead, the
 // violation count within what the validator can have found by this tick, and every tick
 // stamp and age one the ticks so far can have made (a world tick moved forward alone

@@ -618,7 +618,7 @@ std::string output_of(const std::string& cmd, int* code) {
 }
 
 // --version prints one line, the project's version and the commit the binary was built
-// from (the source tree's HEAD, as the build that ran before this test saw it; "unknown"
+// from (the source tree's HEAD, as the last build saw it; "unknown"
 // where the sources are not a git checkout), and exits 0 without running anything.
 TEST(Cli, VersionNamesTheVersionAndTheCommit) {
   int git_code = -1;
