@@ -111,7 +111,8 @@ int main(int argc, char** argv) {
   bench::ExactNames<benchmark::ConsoleReporter> console(color ? benchmark::ConsoleReporter::OO_ColorTabular
                                                               : benchmark::ConsoleReporter::OO_Tabular);
   bench::ExactNames<benchmark::JSONReporter> json_display, json_file;
-  benchmark::BenchmarkReporter* display_reporter = display == "json" ? static_cast<benchmark::BenchmarkReporter*>(&json_display) : &console;
+  benchmark::BenchmarkReporter* display_reporter =
+      display == "json" ? static_cast<benchmark::BenchmarkReporter*>(&json_display) : &console;
   if (!file_out) benchmark::RunSpecifiedBenchmarks(display_reporter);
   else benchmark::RunSpecifiedBenchmarks(display_reporter, &json_file);
   benchmark::Shutdown();

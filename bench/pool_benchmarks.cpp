@@ -77,7 +77,8 @@ struct Population {
     if (!tiny) return true;
     std::string err = store.check();
     if (err.empty() && store.live_pieces() != pieces)
-      err = std::string(V::kName) + ": " + std::to_string(store.live_pieces()) + " live pieces, workload says " + std::to_string(pieces);
+      err = std::string(V::kName) + ": " + std::to_string(store.live_pieces()) + " live pieces, workload says " +
+            std::to_string(pieces);
     if (err.empty()) return true;
     st.SkipWithError(err.c_str());
     return false;
@@ -255,7 +256,8 @@ void register_one(const char* family, const VariantBenches& v, BenchFn fn, u32 n
                   benchmark::TimeUnit unit, u32 rounds) {
   std::string name = std::string(family) + "/" + v.name + "/" + std::to_string(n) + "/" + std::to_string(arg);
   auto* b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { fn(st, n, arg, tiny); })
-                ->UseManualTime()->Unit(unit);
+                ->UseManualTime()
+                ->Unit(unit);
   if (rounds) b->Iterations(rounds);
 }
 
@@ -265,8 +267,11 @@ void register_paired(const Sizes& sz, u32 n, u32 percent) {
   std::string name = std::string("paired/kill/") + A::kName + "_vs_" + B::kName + "/" + std::to_string(n) + "/" +
                      std::to_string(percent);
   const bool tiny = sz.tiny;
-  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_paired_kill<A, B>(st, n, percent, tiny); })
-      ->UseManualTime()->Iterations(kill_rounds(sz, n))->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [=](benchmark::State& st) { bench_paired_kill<A, B>(st, n, percent, tiny); })
+      ->UseManualTime()
+      ->Iterations(kill_rounds(sz, n))
+      ->Unit(benchmark::kMicrosecond);
 }
 
 // Comparable lines sit together: for each family and size, every variant.
@@ -300,14 +305,15 @@ void register_pool_benchmarks(const Sizes& sz) {
   // The batched kill with the release journal on, beside kill/pools at each size.
   for (u32 n : sz.ants)
     for (u32 percent : sz.kill_percents)
-      register_one("kill", benches_of<PoolsJournal>(), bench_kill<PoolsJournal>, n, percent, sz.tiny, benchmark::kMicrosecond,
-                   kill_rounds(sz, n));
+      register_one("kill", benches_of<PoolsJournal>(), bench_kill<PoolsJournal>, n, percent, sz.tiny,
+                   benchmark::kMicrosecond, kill_rounds(sz, n));
   for (u32 n : sz.ants) register_paired<Pools, PoolsSwapOne>(sz, n, 10);
   register_paired<Pools, HeapVariant>(sz, sz.ants.back(), 50);
   register_paired<Pools, PoolsSwapOne>(sz, sz.ants.front(), 50);
   u64 bytes = sz.stream_bytes;
   benchmark::RegisterBenchmark("stream/rmw", [=](benchmark::State& st) { bench_stream(st, bytes); })
-      ->UseManualTime()->Unit(benchmark::kMillisecond);
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace bench

@@ -59,10 +59,16 @@ void bench_batch(benchmark::State& st, float zoom, colony::render::Detail detail
 
 void register_render_benchmarks(bool tiny) {
   if (tiny) return;
-  benchmark::RegisterBenchmark("render/batch/pieces", [](benchmark::State& st) { bench_batch(st, 12.f, colony::render::Detail::Pieces); })
-      ->UseManualTime()->Iterations(200)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("render/batch/sprite", [](benchmark::State& st) { bench_batch(st, 1.5f, colony::render::Detail::Sprite); })
-      ->UseManualTime()->Iterations(40)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("render/batch/pieces",
+                               [](benchmark::State& st) { bench_batch(st, 12.f, colony::render::Detail::Pieces); })
+      ->UseManualTime()
+      ->Iterations(200)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("render/batch/sprite",
+                               [](benchmark::State& st) { bench_batch(st, 1.5f, colony::render::Detail::Sprite); })
+      ->UseManualTime()
+      ->Iterations(40)
+      ->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace bench

@@ -262,14 +262,18 @@ void register_tick_benchmarks(const Sizes& sz) {
     std::string name = "tick/full/" + std::to_string(n);
     Scenario s = scaled_scenario(full, n);
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_tick(st, name, s, tiny); })
-        ->UseManualTime()->Iterations(tiny ? 2 : kMeasuredTicks)->Unit(benchmark::kMillisecond);
+        ->UseManualTime()
+        ->Iterations(tiny ? 2 : kMeasuredTicks)
+        ->Unit(benchmark::kMillisecond);
   }
   {
     u32 n = sz.tick_chunked_ants;
     std::string name = "tick/chunked/" + std::to_string(n);
     Scenario s = scaled_scenario(million, n);
     benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_tick(st, name, s, tiny); })
-        ->UseManualTime()->Iterations(tiny ? 2 : kMeasuredTicks)->Unit(benchmark::kMillisecond);
+        ->UseManualTime()
+        ->Iterations(tiny ? 2 : kMeasuredTicks)
+        ->Unit(benchmark::kMillisecond);
   }
   {
     // The bombed world: the full-simulation scenario at 10x the victims (100,000 ants
@@ -279,7 +283,9 @@ void register_tick_benchmarks(const Sizes& sz) {
     for (bool cold : {false, true}) {
       std::string name = std::string(cold ? "tick/bomb_cold/" : "tick/bomb/") + std::to_string(victims);
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_bomb(st, s, victims, tiny, cold); })
-          ->UseManualTime()->Iterations(kBombsPerRun)->Unit(benchmark::kMillisecond);
+          ->UseManualTime()
+          ->Iterations(kBombsPerRun)
+          ->Unit(benchmark::kMillisecond);
     }
   }
 }

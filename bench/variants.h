@@ -65,7 +65,9 @@ struct PoolsVariant {
     c.pool_capacity.of<colony::Sensor>() = 1;
     c.swap_release_max = swap_release_max;
     c.small_world_bytes = small_world_bytes;
-    if (kJournal) c.journal_steps = colony::kJournalSteps, c.journal_victims = colony::kJournalVictims, c.journal_releases = colony::kJournalReleases;
+    if (kJournal)
+      c.journal_steps = colony::kJournalSteps, c.journal_victims = colony::kJournalVictims,
+      c.journal_releases = colony::kJournalReleases;
     world = std::make_unique<colony::ColonyEcs>(c);
     require(world->set_journal(kJournal) == kJournal, "pools: the journal did not turn on");
   }
@@ -211,9 +213,7 @@ struct BucketArena {
   u32 bump = 0;  // high-water mark: the arena never shrinks
   std::array<u32, Max + 1> free_head;
 
-  explicit BucketArena(u32 cap) : items(ecs::make_buffer<C>(cap)), capacity(cap) {
-    free_head.fill(ecs::kNone);
-  }
+  explicit BucketArena(u32 cap) : items(ecs::make_buffer<C>(cap)), capacity(cap) { free_head.fill(ecs::kNone); }
 
   // Returns the first index; *size is the array's real size (>= n).
   u32 take(u32 n, u8* size) {

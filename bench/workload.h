@@ -26,8 +26,8 @@ namespace bench {
 using colony::Body;
 using colony::CollisionVolume;
 using colony::RenderPiece;
-using ecs::u32;
 using ecs::u16;
+using ecs::u32;
 using ecs::u64;
 using ecs::u8;
 

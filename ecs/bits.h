@@ -22,7 +22,8 @@ struct SetBits {
   u32 word;
   u32 end;
   u64 set;
-  SetBits(const u64* b, u32 from, u32 e) : bits(b), word(from >> 6), end(e), set(b[from >> 6] & (~u64(0) << (from & 63))) {}
+  SetBits(const u64* b, u32 from, u32 e)
+      : bits(b), word(from >> 6), end(e), set(b[from >> 6] & (~u64(0) << (from & 63))) {}
   bool next(u32& pos) {
     while (set == 0) {
       if (u64(++word) << 6 >= end) return false;

@@ -16,9 +16,7 @@ ChunkGrid ChunkGrid::make(u32 cells_x, u32 cells_y, u32 chunk_cells) {
   return g;
 }
 
-u32 ChunkGrid::chunk_at(float x, float y) const {
-  return u32(row_of(y)) * chunks_x + u32(col_of(x));
-}
+u32 ChunkGrid::chunk_at(float x, float y) const { return u32(row_of(y)) * chunks_x + u32(col_of(x)); }
 
 const char* result_name(Result r) {
   switch (r) {

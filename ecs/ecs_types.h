@@ -39,10 +39,11 @@ struct Handle {
 // and the directory holds the whole generation (World::owner_of); the bits are the
 // validator's cross-check that the entry's owner is still the entity that reserved it.
 inline constexpr u32 kOwnerIndexBits = 28, kGenerationCheckBits = 8, kChunkBits = 22, kLocalBits = 6;
-static_assert(kOwnerIndexBits + kGenerationCheckBits + kChunkBits + kLocalBits == 64, "a back-pointer is one 64-bit word");
+static_assert(kOwnerIndexBits + kGenerationCheckBits + kChunkBits + kLocalBits == 64,
+              "a back-pointer is one 64-bit word");
 inline constexpr u32 kMaxEntityIndex = (1u << kOwnerIndexBits) - 1;  // largest index a back-pointer can name
-inline constexpr u32 kMaxChunks = 1u << kChunkBits;                 // chunks a back-pointer can name
-inline constexpr u32 kMaxLocal = 1u << kLocalBits;                  // slots per entity in one pool
+inline constexpr u32 kMaxChunks = 1u << kChunkBits;                  // chunks a back-pointer can name
+inline constexpr u32 kMaxLocal = 1u << kLocalBits;                   // slots per entity in one pool
 constexpr u32 generation_check(u32 generation) { return generation & ((1u << kGenerationCheckBits) - 1); }
 
 struct BackPointer {
@@ -51,7 +52,9 @@ struct BackPointer {
   u64 chunk : kChunkBits;                       // below kMaxChunks
   u64 local : kLocalBits;                       // below kMaxLocal
   // Whether this entry names h as its owner (index, and generation as far as it keeps it).
-  constexpr bool names(Handle h) const { return owner_index == h.index && owner_generation == generation_check(h.generation); }
+  constexpr bool names(Handle h) const {
+    return owner_index == h.index && owner_generation == generation_check(h.generation);
+  }
 };
 static_assert(sizeof(BackPointer) == 8);
 

@@ -30,8 +30,8 @@ namespace ecs {
 struct RecordHeader {
   Handle handle;
   u32 chunk;
-  u16 tag;   // the user's own tag (the game's entity kind): views skip records by it
-  u8 tier;   // Tier
+  u16 tag;  // the user's own tag (the game's entity kind): views skip records by it
+  u8 tier;  // Tier
   u8 flags;
 };
 
@@ -44,7 +44,9 @@ enum : u8 { kFlagDying = 1 };
 using TagSet = u64;
 constexpr TagSet tag_bit(u16 tag) { return TagSet(1) << (tag < 63 ? tag : 63); }
 template <class... Tags>
-constexpr TagSet tag_set(Tags... tags) { return (TagSet(0) | ... | tag_bit(u16(tags))); }
+constexpr TagSet tag_set(Tags... tags) {
+  return (TagSet(0) | ... | tag_bit(u16(tags)));
+}
 
 struct DirEntry {
   u32 generation;
@@ -78,12 +80,12 @@ struct BlockList {
 inline constexpr u32 kDefaultBlockRecords = 32;
 
 struct StoreConfig {
-  u32 max_entities = 0;     // live entities at once (index 0 is extra and never used)
-  u32 record_size = 0;      // bytes per record, header included
+  u32 max_entities = 0;  // live entities at once (index 0 is extra and never used)
+  u32 record_size = 0;   // bytes per record, header included
   u32 record_align = 8;
   u32 chunk_count = 1;
   u32 block_records = kDefaultBlockRecords;  // records per storage block (rounded up to a power of two)
-  u32 entity_extra_bytes = 0;  // kept beside each directory entry (see entity_extra)
+  u32 entity_extra_bytes = 0;                // kept beside each directory entry (see entity_extra)
 };
 
 // [SECTION] EntityStore
@@ -124,7 +126,9 @@ class EntityStore {
   // The StoreConfig::entity_extra_bytes kept beside an index's directory entry (the
   // world keeps the entity's slot lists there: one cache-line burst finds both).
   std::byte* entity_extra(u32 index) { return dir_bytes_.get() + size_t(index) * dir_stride_ + sizeof(DirEntry); }
-  const std::byte* entity_extra(u32 index) const { return dir_bytes_.get() + size_t(index) * dir_stride_ + sizeof(DirEntry); }
+  const std::byte* entity_extra(u32 index) const {
+    return dir_bytes_.get() + size_t(index) * dir_stride_ + sizeof(DirEntry);
+  }
   u32 dir_stride() const { return dir_stride_; }
 
   // Moves the entity into another chunk. Dormant records move between chunk storages;
@@ -159,7 +163,8 @@ class EntityStore {
   u32 block_records() const { return config_.block_records; }
   u32 record_size() const { return config_.record_size; }
   RecordHeader* at(u32 block, u32 offset) {
-    return reinterpret_cast<RecordHeader*>(arena_.get() + (size_t(block) * config_.block_records + offset) * config_.record_size);
+    return reinterpret_cast<RecordHeader*>(arena_.get() +
+                                           (size_t(block) * config_.block_records + offset) * config_.record_size);
   }
   const RecordHeader* at(u32 block, u32 offset) const { return const_cast<EntityStore*>(this)->at(block, offset); }
   u32 next_block(u32 block) const { return block_next_[block]; }
@@ -231,8 +236,8 @@ class EntityStore {
   }
 
  private:
-  friend struct SnapshotAccess;    // snapshot.h writes and restores the storage exactly
-  friend struct WorldTestAccess;   // tests/ecs reach the batched free's scratch to dirty it
+  friend struct SnapshotAccess;   // snapshot.h writes and restores the storage exactly
+  friend struct WorldTestAccess;  // tests/ecs reach the batched free's scratch to dirty it
   BlockList& list_for(Tier tier, u32 chunk) { return tier == Tier::Simulated ? simulated_ : dormant_[chunk]; }
   // Appends a record slot to a list; returns false when no block is free.
   bool push(BlockList& list, u32* block, u32* offset);
@@ -255,7 +260,9 @@ class EntityStore {
   RecordHeader* at_place(u32 place) { return at(ranked_block_[place >> block_shift_], place & block_mask_); }
   // Words of the batched free's bitmap: one bit per place of the simulated store, which
   // holds at most max_entities records, in blocks all full but its last.
-  size_t dead_place_words() const { return ((size_t(config_.max_entities) + block_mask_) >> block_shift_ << block_shift_) / 64 + 1; }
+  size_t dead_place_words() const {
+    return ((size_t(config_.max_entities) + block_mask_) >> block_shift_ << block_shift_) / 64 + 1;
+  }
   // Frees the index itself: the directory entry says Free, the index goes on the stack.
   void free_index(DirEntry& d, u32 index);
   void link_sim(u32 index, u32 chunk);
@@ -273,7 +280,9 @@ class EntityStore {
   Buffer<std::byte> dir_bytes_;
   u32 dir_stride_ = sizeof(DirEntry);
   DirEntry& entry(u32 index) { return *reinterpret_cast<DirEntry*>(dir_bytes_.get() + size_t(index) * dir_stride_); }
-  const DirEntry& entry(u32 index) const { return *reinterpret_cast<const DirEntry*>(dir_bytes_.get() + size_t(index) * dir_stride_); }
+  const DirEntry& entry(u32 index) const {
+    return *reinterpret_cast<const DirEntry*>(dir_bytes_.get() + size_t(index) * dir_stride_);
+  }
   Buffer<u32> free_indices_;
   u32 free_index_count_ = 0;
   u32 live_ = 0;

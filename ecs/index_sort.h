@@ -20,7 +20,8 @@ inline constexpr u32 kIndexSortMaxPasses = (32 + kIndexSortBits - 1) / kIndexSor
 // stream follows, into a buffer the caller's other work has evicted; so each pass's
 // output lines are prefetched in address order one pass ahead (by the count, then by the
 // pass before).
-inline std::span<const Handle> sort_by_index(std::span<const Handle> batch, u32 index_bits, std::array<Handle*, 2> scratch) {
+inline std::span<const Handle> sort_by_index(std::span<const Handle> batch, u32 index_bits,
+                                             std::array<Handle*, 2> scratch) {
   constexpr u32 kMask = (1u << kIndexSortBits) - 1, kHandlesPerLine = 64 / sizeof(Handle);
   const u32 n = u32(batch.size()), passes = (index_bits + kIndexSortBits - 1) / kIndexSortBits;
   std::array<std::array<u32, kMask + 1>, kIndexSortMaxPasses> at{};

@@ -77,13 +77,13 @@ struct JournalRelease {
   u64 tick = 0;    // the caller's context when the release began (World::journal_context)
   u32 cause = 0;
   ReleasePath path = ReleasePath::None;
-  u32 victims = 0;            // entities whose slots were released (recorded or not)
-  u64 first_victim = 0;       // position in the victim ring
+  u32 victims = 0;       // entities whose slots were released (recorded or not)
+  u64 first_victim = 0;  // position in the victim ring
   u32 victims_recorded = 0;
-  u64 first_step = 0;         // position in the step ring
-  u64 steps_recorded = 0;     // the release's steps, all pools, in order, from first_step
-  u64 footprint_bytes = 0;    // World::release_footprint() as the release began
-  double cpu_ms = 0;          // the release's time by the thread's CPU clock (stopwatch.h)
+  u64 first_step = 0;       // position in the step ring
+  u64 steps_recorded = 0;   // the release's steps, all pools, in order, from first_step
+  u64 footprint_bytes = 0;  // World::release_footprint() as the release began
+  double cpu_ms = 0;        // the release's time by the thread's CPU clock (stopwatch.h)
   std::array<JournalPool, kPools> pools{};
   u64 dropped() const {
     u64 d = 0;
@@ -177,7 +177,8 @@ class Journal {
     r.cpu_ms = thread_cpu_ms() - started_ms_;
     if (r.path == ReleasePath::TailFill || r.path == ReleasePath::Compact) {
       bool tail = false, compact = false;
-      for (const JournalPool& p : r.pools) tail |= p.path == ReleasePath::TailFill, compact |= p.path == ReleasePath::Compact;
+      for (const JournalPool& p : r.pools)
+        tail |= p.path == ReleasePath::TailFill, compact |= p.path == ReleasePath::Compact;
       r.path = tail && compact ? ReleasePath::Mixed : compact ? ReleasePath::Compact : ReleasePath::TailFill;
     }
     current_ = nullptr;
@@ -185,7 +186,10 @@ class Journal {
 
  private:
   void put(JournalPool& p, const JournalStep& s) {
-    if (current_->steps_recorded >= step_cap_) { ++p.dropped; return; }
+    if (current_->steps_recorded >= step_cap_) {
+      ++p.dropped;
+      return;
+    }
     steps_[steps_written_++ % step_cap_] = s;
     ++current_->steps_recorded;
   }

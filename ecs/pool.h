@@ -41,10 +41,10 @@ struct PoolStats {
   u32 taken = 0;
   u32 high_water = 0;
   u32 max_per_entity = 0;
-  u64 reserved_unused = 0;  // slots reserved by entities but holding no component
-  u32 owners = 0;           // entities holding at least one slot
-  PoolCounters tick;        // since the last begin_tick()
-  PoolCounters total;       // since the world was created
+  u64 reserved_unused = 0;            // slots reserved by entities but holding no component
+  u32 owners = 0;                     // entities holding at least one slot
+  PoolCounters tick;                  // since the last begin_tick()
+  PoolCounters total;                 // since the world was created
   u32 histogram[kMaxHistogram] = {};  // owners by number of added components
 };
 
@@ -71,10 +71,16 @@ struct Pool {
 
   // Histogram upkeep around any change of an owner's counts.
   void leave_histogram(const List& l) {
-    if (l.reserved) { --stats.histogram[l.added]; --stats.owners; }
+    if (l.reserved) {
+      --stats.histogram[l.added];
+      --stats.owners;
+    }
   }
   void enter_histogram(const List& l) {
-    if (l.reserved) { ++stats.histogram[l.added]; ++stats.owners; }
+    if (l.reserved) {
+      ++stats.histogram[l.added];
+      ++stats.owners;
+    }
   }
   // Takes an owner's list out of the books before all its slots are given back.
   void forget_list(const List& l) {

@@ -25,12 +25,14 @@ concept Positioned = std::is_trivially_copyable_v<P> && requires(P p) {
   { p.y } -> std::convertible_to<float>;
 };
 
-template <Positioned Payload, Component... Cs> class World;
+template <Positioned Payload, Component... Cs>
+class World;
 
 template <Component... Cs>
 struct PoolList {
   // The world holding these pools, with payload P (world.h).
-  template <Positioned P> using World = ecs::World<P, Cs...>;
+  template <Positioned P>
+  using World = ecs::World<P, Cs...>;
   static constexpr size_t kCount = sizeof...(Cs);
   // The position of C in the list (kCount when it is not listed).
   template <class C>
@@ -40,10 +42,15 @@ struct PoolList {
       if (matches[i]) return i;
     return kCount;
   }
-  template <class C> static constexpr bool contains() { return index_of<C>() < kCount; }
+  template <class C>
+  static constexpr bool contains() {
+    return index_of<C>() < kCount;
+  }
   // fn(std::type_identity<C>{}) for every pool, in list order.
   template <class Fn>
-  static constexpr void for_each(Fn&& fn) { (fn(std::type_identity<Cs>{}), ...); }
+  static constexpr void for_each(Fn&& fn) {
+    (fn(std::type_identity<Cs>{}), ...);
+  }
   // fn(std::type_identity<C>{}) for the pool at position i; nothing for a bad i.
   template <class Fn>
   static constexpr void visit(size_t i, Fn&& fn) {
@@ -66,11 +73,13 @@ class PerPool {
     p.values_.fill(v);
     return p;
   }
-  template <class C> T& of() {
+  template <class C>
+  T& of() {
     static_assert(List::template contains<C>(), "not a pool of this world");
     return values_[List::template index_of<C>()];
   }
-  template <class C> const T& of() const {
+  template <class C>
+  const T& of() const {
     static_assert(List::template contains<C>(), "not a pool of this world");
     return values_[List::template index_of<C>()];
   }

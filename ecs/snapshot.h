@@ -28,7 +28,10 @@ namespace ecs {
 struct ByteSink {
   virtual ~ByteSink() = default;
   virtual void write(const void* p, size_t n) = 0;
-  template <class T> void pod(const T& v) { write(&v, sizeof v); }
+  template <class T>
+  void pod(const T& v) {
+    write(&v, sizeof v);
+  }
 };
 
 // Reads fail softly: after the first short read every read fails and `error` says why.
@@ -36,7 +39,10 @@ struct ByteSource {
   virtual ~ByteSource() = default;
   // Fills exactly n bytes or returns false.
   virtual bool read(void* p, size_t n) = 0;
-  template <class T> bool pod(T& v) { return read(&v, sizeof v); }
+  template <class T>
+  bool pod(T& v) {
+    return read(&v, sizeof v);
+  }
 };
 
 struct SnapshotError {
@@ -50,7 +56,8 @@ struct SnapshotAccess {
   static void need(bool ok, const char* what) {
     if (!ok) fail(what);
   }
-  template <class T> static T get(ByteSource& in, const char* what) {
+  template <class T>
+  static T get(ByteSource& in, const char* what) {
     T v;
     if (!in.pod(v)) fail(std::string("ends early in ") + what);
     return v;
@@ -76,7 +83,8 @@ struct SnapshotAccess {
 
   static void write_store(const EntityStore& s, ByteSink& out) {
     const StoreConfig& c = s.config_;
-    out.pod(c.max_entities), out.pod(c.record_size), out.pod(c.chunk_count), out.pod(c.block_records), out.pod(s.total_blocks_);
+    out.pod(c.max_entities), out.pod(c.record_size), out.pod(c.chunk_count), out.pod(c.block_records),
+        out.pod(s.total_blocks_);
     out.pod(s.live_);
     // Free index stack: the bottom is the untouched run max, max-1, ... (one number);
     // the rest (indices given back, in stack order) is written out.
@@ -141,10 +149,12 @@ struct SnapshotAccess {
     u32 max = get<u32>(in, "the store header"), rsize = get<u32>(in, "the store header");
     u32 chunks = get<u32>(in, "the store header"), brec = get<u32>(in, "the store header");
     u32 blocks = get<u32>(in, "the store header");
-    if (max != c.max_entities || rsize != c.record_size || chunks != c.chunk_count || brec != c.block_records || blocks != s.total_blocks_)
-      fail("the entity store was saved with another layout (" + std::to_string(max) + " entities of " + std::to_string(rsize) +
-           " bytes in " + std::to_string(chunks) + " chunks; this world has " + std::to_string(c.max_entities) + " of " +
-           std::to_string(c.record_size) + " in " + std::to_string(c.chunk_count) + ")");
+    if (max != c.max_entities || rsize != c.record_size || chunks != c.chunk_count || brec != c.block_records ||
+        blocks != s.total_blocks_)
+      fail("the entity store was saved with another layout (" + std::to_string(max) + " entities of " +
+           std::to_string(rsize) + " bytes in " + std::to_string(chunks) + " chunks; this world has " +
+           std::to_string(c.max_entities) + " of " + std::to_string(c.record_size) + " in " +
+           std::to_string(c.chunk_count) + ")");
     s.live_ = get<u32>(in, "the store header");
     u32 free_count = get<u32>(in, "the free index stack"), run = get<u32>(in, "the free index stack");
     need(free_count <= max && run <= free_count, "free index stack counts out of range");
@@ -191,10 +201,12 @@ struct SnapshotAccess {
     for (u8 u : used) need(u, "a storage block is neither used nor free");
     get_bytes(in, s.sim_head_.get(), size_t(chunks) * sizeof(u32), "the chunk membership lists");
     get_bytes(in, s.sim_count_.get(), size_t(chunks) * sizeof(u32), "the chunk membership lists");
-    for (u32 ch = 0; ch < chunks; ++ch) need(s.sim_head_[ch] <= max, "a chunk membership list starts outside the directory");
+    for (u32 ch = 0; ch < chunks; ++ch)
+      need(s.sim_head_[ch] <= max, "a chunk membership list starts outside the directory");
     get_bytes(in, s.sim_links_.get() + 1, size_t(hi) * sizeof(SimLink), "the chunk membership lists");
     for (u32 i = 1; i <= hi; ++i)
-      need(s.sim_links_[i].prev <= hi && s.sim_links_[i].next <= hi, "a chunk membership link points outside the directory");
+      need(s.sim_links_[i].prev <= hi && s.sim_links_[i].next <= hi,
+           "a chunk membership link points outside the directory");
   }
 
   // [SECTION] World
@@ -215,7 +227,8 @@ struct SnapshotAccess {
     PoolStats& st = p.stats;
     u32 capacity = get<u32>(in, C::kPoolName);
     if (capacity != st.capacity)
-      fail(std::string("pool ") + C::kPoolName + " was saved with capacity " + std::to_string(capacity) + ", this world has " + std::to_string(st.capacity));
+      fail(std::string("pool ") + C::kPoolName + " was saved with capacity " + std::to_string(capacity) +
+           ", this world has " + std::to_string(st.capacity));
     st.taken = get<u32>(in, C::kPoolName);
     st.high_water = get<u32>(in, C::kPoolName);
     st.reserved_unused = get<u64>(in, C::kPoolName);
@@ -251,8 +264,9 @@ struct SnapshotAccess {
     const ChunkGrid& g = w.grid_;
     u32 cx = get<u32>(in, "the grid"), cy = get<u32>(in, "the grid"), cc = get<u32>(in, "the grid");
     if (cx != g.cells_x || cy != g.cells_y || cc != g.chunk_cells)
-      fail("the grid was saved as " + std::to_string(cx) + "x" + std::to_string(cy) + " cells in chunks of " + std::to_string(cc) +
-           ", this world is " + std::to_string(g.cells_x) + "x" + std::to_string(g.cells_y) + " in chunks of " + std::to_string(g.chunk_cells));
+      fail("the grid was saved as " + std::to_string(cx) + "x" + std::to_string(cy) + " cells in chunks of " +
+           std::to_string(cc) + ", this world is " + std::to_string(g.cells_x) + "x" + std::to_string(g.cells_y) +
+           " in chunks of " + std::to_string(g.chunk_cells));
     need(get<u32>(in, "the pool list") == W::kPoolCount, "the save has another number of pools");
     read_store(w.store_, in);
     u32 pending = get<u32>(in, "the destruction queue");

@@ -71,7 +71,8 @@ class World {
   // The pools as one type list: visit them with Pools::for_each (pool_list.h).
   using Pools = PoolList<Cs...>;
   // A value per pool, named by the pool's type (capacities: cfg.pool_capacity.of<C>()).
-  template <class T> using PerPool = ecs::PerPool<T, Cs...>;
+  template <class T>
+  using PerPool = ecs::PerPool<T, Cs...>;
   // An entity's slot lists, one per pool, side by side (a tuple is not trivially
   // copyable). They live beside the entity's directory entry (EntityStore's extra
   // bytes), not in the record: a record is what a system walking entities reads (header
@@ -91,8 +92,12 @@ class World {
     }
     return order;
   }
-  template <size_t I, class L> struct Tagged { L list; };
-  template <class Seq> struct ListPack;
+  template <size_t I, class L>
+  struct Tagged {
+    L list;
+  };
+  template <class Seq>
+  struct ListPack;
   template <size_t... K>
   struct ListPack<std::index_sequence<K...>> : Tagged<list_order()[K], SlotList<kMaxes[list_order()[K]]>>... {};
   using Lists = ListPack<std::index_sequence_for<Cs...>>;
@@ -102,7 +107,8 @@ class World {
   };
   static_assert(std::is_trivially_copyable_v<Record>);
   // Records live in the store's arena, which promises the alignment of any ordinary type.
-  static_assert(alignof(Record) <= alignof(std::max_align_t), "a payload may not need more alignment than std::max_align_t");
+  static_assert(alignof(Record) <= alignof(std::max_align_t),
+                "a payload may not need more alignment than std::max_align_t");
 
   static constexpr u32 kDefaultSwapReleaseMax = 256;
   static constexpr u64 kDefaultSmallWorldBytes = u64(3) << 20;
@@ -141,8 +147,8 @@ class World {
 
   explicit World(const Config& config)
       : grid_(grid_a_back_pointer_can_name(config)),
-        store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)),
-                           grid_.chunk_count(), config.block_records, u32(sizeof(Lists))}),
+        store_(StoreConfig{config.max_entities, u32(sizeof(Record)), u32(alignof(Record)), grid_.chunk_count(),
+                           config.block_records, u32(sizeof(Lists))}),
         pools_(make_pools(config.pool_capacity, std::index_sequence_for<Cs...>{})),
         pending_(make_buffer<Handle>(config.max_entities)),
         sorted_{make_committed_buffer<Handle>(config.max_entities), make_committed_buffer<Handle>(config.max_entities)},
@@ -168,7 +174,10 @@ class World {
   // tag: the user's own (the game's entity kind); views can skip records by it.
   Handle create(u32 chunk, Tier tier, u16 tag, const Payload& payload = {}) {
     Handle h = store_.create(chunk, tier, tag);
-    if (h.is_null()) { ++failed_creates_; return h; }
+    if (h.is_null()) {
+      ++failed_creates_;
+      return h;
+    }
     as_record(store_.find(h))->payload = payload;
     // A free index's rows hold no slots (released with the entity); the stale slot
     // indices past the counts are never read.
@@ -243,7 +252,8 @@ class World {
     u32 moved = 0;
     for (u32 i = 0; i < n; ++i) {
       if (i + 2 * kMoveAhead < n) prefetch_row(moves[i + 2 * kMoveAhead].h.index, kRowHead);
-      if (i + kMoveAhead < n && alive(moves[i + kMoveAhead].h)) (prefetch_back_pointers<Cs>(moves[i + kMoveAhead].h.index), ...);
+      if (i + kMoveAhead < n && alive(moves[i + kMoveAhead].h))
+        (prefetch_back_pointers<Cs>(moves[i + kMoveAhead].h.index), ...);
       const ChunkMove& m = moves[i];
       if (move_chunk(m.h, m.chunk) != Result::Ok) continue;
       moved += set_tier(m.h, m.tier) == Result::Ok;
@@ -253,18 +263,33 @@ class World {
 
   // [SECTION] Pool operations: reserve, add, remove one, release all
 
-  template <class C> Pool<C>& pool() { return std::get<index_of<C>()>(pools_); }
-  template <class C> const Pool<C>& pool() const { return std::get<index_of<C>()>(pools_); }
+  template <class C>
+  Pool<C>& pool() {
+    return std::get<index_of<C>()>(pools_);
+  }
+  template <class C>
+  const Pool<C>& pool() const {
+    return std::get<index_of<C>()>(pools_);
+  }
   // The entity's slot list in pool C (kept beside its directory entry).
-  template <class C> auto& list(const Record& r) { return list_at<C>(r.header.handle.index); }
-  template <class C> const auto& list(const Record& r) const { return list_at<C>(r.header.handle.index); }
-  template <class C> auto& list_at(u32 index) {
+  template <class C>
+  auto& list(const Record& r) {
+    return list_at<C>(r.header.handle.index);
+  }
+  template <class C>
+  const auto& list(const Record& r) const {
+    return list_at<C>(r.header.handle.index);
+  }
+  template <class C>
+  auto& list_at(u32 index) {
     return static_cast<Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(lists(index)).list;
   }
-  template <class C> const auto& list_at(u32 index) const {
+  template <class C>
+  const auto& list_at(u32 index) const {
     return static_cast<const Tagged<index_of<C>(), SlotList<C::kMaxPerEntity>>&>(lists(index)).list;
   }
-  template <class C> C& component(const Record& r, u32 local) {
+  template <class C>
+  C& component(const Record& r, u32 local) {
     assert(local < list<C>(r).added);
     return pool<C>().items[list<C>(r).slot[local]];
   }
@@ -310,7 +335,8 @@ class World {
       // Every pool has room now: none of these can refuse.
       if (first == Result::Ok) ((void)reserve<Ps>(h, counts[I]), ...);
       return first;
-    }(std::index_sequence_for<Ps...>{});
+    }
+    (std::index_sequence_for<Ps...>{});
   }
 
   // Adds n components into h's next reserved slots, all or nothing: fill(C&, k) writes
@@ -340,7 +366,9 @@ class World {
   }
   // Writes value into h's next reserved slot.
   template <class C>
-  Result add(Handle h, const C& value) { return add(h, std::span<const C>(&value, 1)); }
+  Result add(Handle h, const C& value) {
+    return add(h, std::span<const C>(&value, 1));
+  }
 
   // Removes the added component at `local`, keeping the order of the rest (the seed's
   // DeleteRenderPiece): the entry is swap-removed from the pool, then the entity's later
@@ -381,7 +409,8 @@ class World {
   // Not for use while iterating the entity's tier: use queue_destroy there. An entity
   // already queued leaves the queue (so the queue only ever holds live entities).
   Result destroy(Handle h) {
-    if (!journal_.on()) return release_one_at_a_time<MarkMode::FreeAndUnqueue, false>({&h, 1}) ? Result::Ok : Result::StaleHandle;
+    if (!journal_.on())
+      return release_one_at_a_time<MarkMode::FreeAndUnqueue, false>({&h, 1}) ? Result::Ok : Result::StaleHandle;
     if (!alive(h)) return Result::StaleHandle;
     journal_.begin(ReleasePath::OneAtATime, release_footprint());
     release_one_at_a_time<MarkMode::FreeAndUnqueue, true>({&h, 1});
@@ -452,7 +481,10 @@ class World {
     close_holes<C, true>(strategy);
     journal_.end();
   }
-  template <class C> ReleaseStrategy last_release_strategy() const { return last_strategy_[index_of<C>()]; }
+  template <class C>
+  ReleaseStrategy last_release_strategy() const {
+    return last_strategy_[index_of<C>()];
+  }
 
   // [SECTION] Release journal
 
@@ -466,7 +498,10 @@ class World {
   // The tick and cause stamped on the releases journaled from now on (the caller's codes).
   void journal_context(u64 tick, u32 cause) { journal_.set_context(tick, cause); }
   // A pool's index in the world's pool order (the journal's steps name pools by it).
-  template <class C> static constexpr size_t pool_index() { return index_of<C>(); }
+  template <class C>
+  static constexpr size_t pool_index() {
+    return index_of<C>();
+  }
 
   // [SECTION] Iteration and spatial queries
 
@@ -480,17 +515,23 @@ class World {
   // The game changes tiers and moves dormant records between walks.
 
   // fn(Record&) for every simulated entity, once each.
-  template <class Fn> void for_each_simulated(Fn&& fn);
-  template <class Fn> void for_each_dormant_in_chunk(u32 chunk, Fn&& fn);
+  template <class Fn>
+  void for_each_simulated(Fn&& fn);
+  template <class Fn>
+  void for_each_dormant_in_chunk(u32 chunk, Fn&& fn);
   // fn(Record&) for every entity in storage order: the simulated store, then each chunk's
   // dormant storage in chunk order (the order a state hash or a full check walks).
-  template <class Fn> void for_each_entity(Fn&& fn);
+  template <class Fn>
+  void for_each_entity(Fn&& fn);
   // fn(Record&) for every entity (both tiers) in one chunk.
-  template <class Fn> void for_each_in_chunk(u32 chunk, Fn&& fn);
+  template <class Fn>
+  void for_each_in_chunk(u32 chunk, Fn&& fn);
   // fn(Record&) for every entity within r of (x, y); visits only chunks the circle touches.
-  template <class Fn> void for_each_in_radius(float x, float y, float r, Fn&& fn);
+  template <class Fn>
+  void for_each_in_radius(float x, float y, float r, Fn&& fn);
   // fn(slot index, C&) for each added component of a record, in order.
-  template <class C, class Fn> void for_each_component(const Record& r, Fn&& fn);
+  template <class C, class Fn>
+  void for_each_component(const Record& r, Fn&& fn);
 
   // Views (view.h): ranges a walk can look ahead in, and walks that skip tags.
   // The simulated records, in storage order.
@@ -500,13 +541,19 @@ class World {
   // Chunk c's dormant records, minus the tags in skip.
   RecordView<Record> dormant_in(u32 chunk, TagSet skip = 0) { return {store_, store_.dormant(chunk), skip}; }
   // Pool C's components (with their owners when asked).
-  template <class C> ComponentView<C, World> components() { return {pool<C>(), *this}; }
+  template <class C>
+  ComponentView<C, World> components() {
+    return {pool<C>(), *this};
+  }
 
   // [SECTION] Stats
 
   // Starts a new tick for the per-tick counters.
   void begin_tick() { (reset_tick<Cs>(), ...); }
-  template <class C> const PoolStats& stats() const { return pool<C>().stats; }
+  template <class C>
+  const PoolStats& stats() const {
+    return pool<C>().stats;
+  }
   std::array<const PoolStats*, kPoolCount> all_stats() const { return {&pool<Cs>().stats...}; }
   u64 failed_creates() const { return failed_creates_; }
   u32 live_count() const { return store_.live_count(); }
@@ -547,7 +594,7 @@ class World {
       for (size_t i = 0; i < kPoolCount; ++i) close_ms[i] += t.close_ms[i];
     }
   };
-  const ReleaseTimes& last_release() const { return last_release_; }    // the latest timed batch
+  const ReleaseTimes& last_release() const { return last_release_; }      // the latest timed batch
   const ReleaseTimes& release_totals() const { return release_totals_; }  // every timed batch, summed
   u32 simulated_count() const { return store_.simulated().count; }
   u32 simulated_in_chunk(u32 chunk) const { return store_.sim_count_in(chunk); }
@@ -564,11 +611,13 @@ class World {
   std::vector<Violation> validate(size_t max_reports = 256, u64* found = nullptr) const;
 
  private:
-  friend struct SnapshotAccess;    // snapshot.h writes and restores the world exactly
-  friend struct WorldTestAccess;   // tests/ecs reach the release's scratch to dirty it
+  friend struct SnapshotAccess;   // snapshot.h writes and restores the world exactly
+  friend struct WorldTestAccess;  // tests/ecs reach the release's scratch to dirty it
   // [SECTION] Private helpers: room, rewires
   template <class C>
-  static constexpr size_t index_of() { return Pools::template index_of<C>(); }
+  static constexpr size_t index_of() {
+    return Pools::template index_of<C>();
+  }
   template <size_t... I>
   static std::tuple<Pool<Cs>...> make_pools(const PerPool<u32>& caps, std::index_sequence<I...>) {
     return std::tuple<Pool<Cs>...>(Pool<Cs>(caps[I])...);
@@ -584,13 +633,16 @@ class World {
   static ChunkGrid grid_a_back_pointer_can_name(const Config& config) {
     const ChunkGrid& g = config.grid;
     if (g.cells_x == 0 && g.cells_y == 0 && g.chunk_cells == 0 && g.chunks_x == 0 && g.chunks_y == 0) {
-      if (config.max_entities > kMaxEntityIndex) throw std::length_error("ecs::World: more entities than a back-pointer can name (2^28 - 1)");
+      if (config.max_entities > kMaxEntityIndex)
+        throw std::length_error("ecs::World: more entities than a back-pointer can name (2^28 - 1)");
       return ChunkGrid::make(1, 1, 1);
     }
     if (g.chunk_cells == 0 || g.chunks_x == 0 || g.chunks_y == 0)
       throw std::invalid_argument("ecs::World: the grid has no chunks (build it with ChunkGrid::make)");
-    if (u64(g.chunks_x) * g.chunks_y > kMaxChunks) throw std::length_error("ecs::World: more chunks than a back-pointer can name (2^22)");
-    if (config.max_entities > kMaxEntityIndex) throw std::length_error("ecs::World: more entities than a back-pointer can name (2^28 - 1)");
+    if (u64(g.chunks_x) * g.chunks_y > kMaxChunks)
+      throw std::length_error("ecs::World: more chunks than a back-pointer can name (2^22)");
+    if (config.max_entities > kMaxEntityIndex)
+      throw std::length_error("ecs::World: more entities than a back-pointer can name (2^28 - 1)");
     return config.grid;
   }
   Lists& lists(u32 index) { return *reinterpret_cast<Lists*>(store_.entity_extra(index)); }
@@ -604,7 +656,7 @@ class World {
     Pool<C>& p = pool<C>();
     Result r = n > Pool<C>::kMax - list_at<C>(index).reserved ? Result::EntityMaxReached
                : n > p.stats.capacity - p.stats.taken         ? Result::PoolFull
-                                                               : Result::Ok;
+                                                              : Result::Ok;
     if (r != Result::Ok) p.count(&PoolCounters::failed_reservations);
     return r;
   }
@@ -632,7 +684,8 @@ class World {
   }
   // Whether a batch lies in the destruction queue's buffer.
   bool aliases_queue(std::span<const Handle> batch) const {
-    const auto begin = reinterpret_cast<std::uintptr_t>(pending_.get()), at = reinterpret_cast<std::uintptr_t>(batch.data());
+    const auto begin = reinterpret_cast<std::uintptr_t>(pending_.get()),
+               at = reinterpret_cast<std::uintptr_t>(batch.data());
     return at >= begin && at < begin + sizeof(Handle) * store_.max_entities();
   }
 
@@ -652,15 +705,23 @@ class World {
 
   // kJournal: the version of the release that writes the journal (chosen once per
   // release by whether the journal is on; the other never mentions it).
-  template <MarkMode kMode, bool kJournal, class... Ps> u32 mark_batch(std::span<const Handle> batch);
-  template <MarkMode kMode> u32 destroy_entities(std::span<const Handle> batch);
-  template <MarkMode kMode, bool kJournal> u32 destroy_entities_as(std::span<const Handle> batch);
-  template <MarkMode kMode, bool kJournal> [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch);
+  template <MarkMode kMode, bool kJournal, class... Ps>
+  u32 mark_batch(std::span<const Handle> batch);
+  template <MarkMode kMode>
+  u32 destroy_entities(std::span<const Handle> batch);
+  template <MarkMode kMode, bool kJournal>
+  u32 destroy_entities_as(std::span<const Handle> batch);
+  template <MarkMode kMode, bool kJournal>
+  [[gnu::noinline]] u32 release_small_batch(std::span<const Handle> batch);
   void note_release(const ReleaseTimes& t);
-  template <MarkMode kMode, bool kJournal> u32 release_one_at_a_time(std::span<const Handle> batch);
-  template <class C, bool kJournal> void remove_one_as(Handle h, u32 local);
+  template <MarkMode kMode, bool kJournal>
+  u32 release_one_at_a_time(std::span<const Handle> batch);
+  template <class C, bool kJournal>
+  void remove_one_as(Handle h, u32 local);
   // The handle of the live (or just freed) entity at a back-pointer's index, for the journal.
-  Handle journal_owner(const BackPointer& bp) const { return {u32(bp.owner_index), store_.dir(u32(bp.owner_index)).generation}; }
+  Handle journal_owner(const BackPointer& bp) const {
+    return {u32(bp.owner_index), store_.dir(u32(bp.owner_index)).generation};
+  }
   // A batch holding at least one in kSortDensity of the live entities is walked in handle
   // index order: the directory rows are then read nearly in address order and stream in,
   // where in random order each one waits on memory (docs/performance-notes.md). A
@@ -668,14 +729,21 @@ class World {
   // is sort_by_index (index_sort.h).
   static constexpr u32 kSortDensity = 8;
   std::span<const Handle> in_directory_order(std::span<const Handle> batch);
-  template <MarkMode kMode, bool kBatch, class... Ps, class Visit> u32 visit_victims(std::span<const Handle> batch, Visit&& visit);
-  template <class C> void reset_marks();
-  template <class C> void count_dead(u32 index);
-  template <class C> bool is_dead(u32 s) const;
-  template <class C, bool kJournal> void close_holes(ReleaseStrategy strategy);
+  template <MarkMode kMode, bool kBatch, class... Ps, class Visit>
+  u32 visit_victims(std::span<const Handle> batch, Visit&& visit);
+  template <class C>
+  void reset_marks();
+  template <class C>
+  void count_dead(u32 index);
+  template <class C>
+  bool is_dead(u32 s) const;
+  template <class C, bool kJournal>
+  void close_holes(ReleaseStrategy strategy);
 
-  template <class C, bool kJournal> [[gnu::always_inline]] inline u64 compact_holes(Pool<C>& p, u32 first_hole, u32 taken);
-  template <class C, bool kJournal> [[gnu::always_inline]] inline u64 tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken, u32 taken);
+  template <class C, bool kJournal>
+  [[gnu::always_inline]] inline u64 compact_holes(Pool<C>& p, u32 first_hole, u32 taken);
+  template <class C, bool kJournal>
+  [[gnu::always_inline]] inline u64 tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken, u32 taken);
 
   // Prefetch helpers: each names the lines a batch pass or a create will touch soon.
   // A walk over victims, in three steps: 2 x kPrefetchAhead ahead the first kRowHead
@@ -687,16 +755,23 @@ class World {
   // and its lists use two or three lines of it: loading the whole row wasted a line or two
   // per victim.
   static constexpr size_t kRowHead = 128;
-  template <class... Ps> void prefetch_victims(std::span<const Handle> batch, u32 i, bool free);
+  template <class... Ps>
+  void prefetch_victims(std::span<const Handle> batch, u32 i, bool free);
   void prefetch_row(u32 index, size_t bytes);
-  template <class C> void prefetch_list_past_head(u32 index);
-  template <class C> void prefetch_dead_bits(u32 index);
-  template <class C> void prefetch_back_pointers(u32 index);
+  template <class C>
+  void prefetch_list_past_head(u32 index);
+  template <class C>
+  void prefetch_dead_bits(u32 index);
+  template <class C>
+  void prefetch_back_pointers(u32 index);
   void prefetch_chunk_links(Handle h);
-  template <class C> void prefetch_owner_row(Pool<C>& p, u32 s);
+  template <class C>
+  void prefetch_owner_row(Pool<C>& p, u32 s);
 
-  template <class C, bool kJournal> void swap_remove_entry(Pool<C>& p, u32 s);
-  template <class C, bool kJournal> void release_list(u32 index);
+  template <class C, bool kJournal>
+  void swap_remove_entry(Pool<C>& p, u32 s);
+  template <class C, bool kJournal>
+  void release_list(u32 index);
   // Takes a queued entity out of the destruction queue (the queue's last entry fills the gap).
   void unqueue(u32 index) {
     DirEntry& d = store_.dir_mut(index);
@@ -712,7 +787,9 @@ class World {
     for (u32 k = 0; k < l.reserved; ++k) pool<C>().owners[l.slot[k]].chunk = r.header.chunk;
   }
   template <class C>
-  void reset_tick() { pool<C>().stats.tick = PoolCounters{}; }
+  void reset_tick() {
+    pool<C>().stats.tick = PoolCounters{};
+  }
 
   // [SECTION] Validator internals
   // Defined in world_validate.h, where each is explained.
@@ -720,7 +797,8 @@ class World {
 
   void validate_record(Validation& v, Record& r, Tier tier, u32 chunk);
 
-  template <class C> void validate_slots(Validation& v, Record& r);
+  template <class C>
+  void validate_slots(Validation& v, Record& r);
 
   void validate_entities(Validation& v);
 
@@ -728,7 +806,8 @@ class World {
 
   bool validate_storage(Validation& v);
 
-  template <class C> void validate_pool(Validation& v);
+  template <class C>
+  void validate_pool(Validation& v);
 
   ChunkGrid grid_;
   EntityStore store_;

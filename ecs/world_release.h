@@ -53,7 +53,8 @@ u32 World<Payload, Cs...>::mark_batch(std::span<const Handle> batch) {
 template <Positioned Payload, Component... Cs>
 template <MarkMode kMode>
 u32 World<Payload, Cs...>::destroy_entities(std::span<const Handle> batch) {
-  if (journal_.on()) [[unlikely]] return destroy_entities_as<kMode, true>(batch);
+  if (journal_.on()) [[unlikely]]
+    return destroy_entities_as<kMode, true>(batch);
   return destroy_entities_as<kMode, false>(batch);
 }
 template <Positioned Payload, Component... Cs>
@@ -208,7 +209,8 @@ void World<Payload, Cs...>::close_holes(ReleaseStrategy strategy) {
     SetBits holes{dead_bits_[I].get(), first_hole, taken};
     for (u32 h; holes.next(h);) journal_.hole(I, h, journal_owner(p.owners[h]), u32(p.owners[h].local));
   }
-  u64 rewires = compact ? compact_holes<C, kJournal>(p, first_hole, taken) : tail_fill_holes<C, kJournal>(p, first_hole, new_taken, taken);
+  u64 rewires = compact ? compact_holes<C, kJournal>(p, first_hole, taken)
+                        : tail_fill_holes<C, kJournal>(p, first_hole, new_taken, taken);
   if constexpr (kJournal) journal_.end_pool(I, new_taken);
   clear_bits(dead_bits_[I].get(), first_hole, taken);
   p.stats.taken = new_taken;
@@ -243,7 +245,8 @@ template <class C, bool kJournal>
 // move (a hole is a victim's entry, cold). Returns the moves (each a rewire).
 template <Positioned Payload, Component... Cs>
 template <class C, bool kJournal>
-[[gnu::always_inline]] inline u64 World<Payload, Cs...>::tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken, u32 taken) {
+[[gnu::always_inline]] inline u64 World<Payload, Cs...>::tail_fill_holes(Pool<C>& p, u32 first_hole, u32 new_taken,
+                                                                         u32 taken) {
   u64 rewires = 0;
   SetBits hole_bits{dead_bits_[index_of<C>()].get(), first_hole, new_taken};
   std::array<u32, kHoleAhead> ring;
@@ -264,7 +267,8 @@ template <class C, bool kJournal>
     }
     p.move_entry(tail, hole);
     point_owner_at(p, hole);
-    if constexpr (kJournal) journal_.move(index_of<C>(), tail, hole, journal_owner(p.owners[hole]), u32(p.owners[hole].local));
+    if constexpr (kJournal)
+      journal_.move(index_of<C>(), tail, hole, journal_owner(p.owners[hole]), u32(p.owners[hole].local));
   }
   return rewires;
 }

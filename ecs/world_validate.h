@@ -35,7 +35,8 @@ std::vector<Violation> World<Payload, Cs...>::validate(size_t max_reports, u64* 
   // The pools' checks compare the walk's sums and read owners' records: not over
   // storage whose chains are broken.
   if (v.records_walked) (self.template validate_pool<Cs>(v), ...);
-  if (!store_.batch_scratch_clear()) v.report("", kNone, {}, "the store's batched-free bitmap has bits set between batches");
+  if (!store_.batch_scratch_clear())
+    v.report("", kNone, {}, "the store's batched-free bitmap has bits set between batches");
   if (found) *found = v.out.size() + v.dropped;
   if (v.dropped) v.out.push_back({"", kNone, {}, std::to_string(v.dropped) + " more violations not listed"});
   return std::move(v.out);
@@ -44,13 +45,21 @@ std::vector<Violation> World<Payload, Cs...>::validate(size_t max_reports, u64* 
 template <Positioned Payload, Component... Cs>
 void World<Payload, Cs...>::validate_record(Validation& v, Record& r, Tier tier, u32 chunk) {
   Handle h = r.header.handle;
-  if (!store_.alive(h)) { v.report("", kNone, h, "record in storage but its handle is not alive"); return; }
+  if (!store_.alive(h)) {
+    v.report("", kNone, h, "record in storage but its handle is not alive");
+    return;
+  }
   const DirEntry& d = store_.dir(h.index);
   if (store_.record_of_index(h.index) != &r.header) v.report("", kNone, h, "directory does not point at the record");
-  if (Tier(r.header.tier) != tier || Tier(d.tier) != tier) v.report("", kNone, h, "tier disagrees with the storage holding the record");
+  if (Tier(r.header.tier) != tier || Tier(d.tier) != tier)
+    v.report("", kNone, h, "tier disagrees with the storage holding the record");
   if (r.header.chunk != d.chunk) v.report("", kNone, h, "record chunk disagrees with the directory");
-  if ((r.header.flags & kFlagDying) != (d.flags & kFlagDying)) v.report("", kNone, h, "record's dying flag disagrees with the directory");
-  if (tier == Tier::Dormant && r.header.chunk != chunk) v.report("", kNone, h, "dormant record stored in chunk " + std::to_string(chunk) + " but says chunk " + std::to_string(r.header.chunk));
+  if ((r.header.flags & kFlagDying) != (d.flags & kFlagDying))
+    v.report("", kNone, h, "record's dying flag disagrees with the directory");
+  if (tier == Tier::Dormant && r.header.chunk != chunk)
+    v.report("", kNone, h,
+             "dormant record stored in chunk " + std::to_string(chunk) + " but says chunk " +
+                 std::to_string(r.header.chunk));
   (validate_slots<Cs>(v, r), ...);
 }
 
@@ -61,12 +70,16 @@ void World<Payload, Cs...>::validate_slots(Validation& v, Record& r) {
   const auto& l = list<C>(r);
   Handle h = r.header.handle;
   if (l.reserved > Pool<C>::kMax || l.added > l.reserved) {
-    v.report(C::kPoolName, kNone, h, "counts out of range: reserved " + std::to_string(l.reserved) + ", added " + std::to_string(l.added));
+    v.report(C::kPoolName, kNone, h,
+             "counts out of range: reserved " + std::to_string(l.reserved) + ", added " + std::to_string(l.added));
     return;
   }
   for (u32 k = 0; k < l.reserved; ++k) {
     u32 s = l.slot[k];
-    if (s >= p.stats.taken || s >= p.stats.capacity) { v.report(C::kPoolName, s, h, "slot " + std::to_string(k) + " points past taken"); continue; }
+    if (s >= p.stats.taken || s >= p.stats.capacity) {
+      v.report(C::kPoolName, s, h, "slot " + std::to_string(k) + " points past taken");
+      continue;
+    }
     const BackPointer& bp = p.owners[s];
     if (!bp.names(h) || bp.local != k || bp.chunk != r.header.chunk)
       v.report(C::kPoolName, s, h, "back-pointer does not round-trip (slot " + std::to_string(k) + ")");
@@ -74,7 +87,10 @@ void World<Payload, Cs...>::validate_slots(Validation& v, Record& r) {
   constexpr size_t I = index_of<C>();
   v.reserved[I] += l.reserved;
   v.unused[I] += u32(l.reserved - l.added);
-  if (l.reserved) { ++v.histogram[I][l.added]; ++v.owners[I]; }
+  if (l.reserved) {
+    ++v.histogram[I][l.added];
+    ++v.owners[I];
+  }
 }
 
 template <Positioned Payload, Component... Cs>
@@ -84,24 +100,44 @@ void World<Payload, Cs...>::validate_entities(Validation& v) {
   if (!validate_storage(v)) return validate_directory(v);
   v.records_walked = true;
   u32 seen = 0;
-  store_.walk(store_.simulated(), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Simulated, h->chunk); ++seen; });
+  store_.walk(store_.simulated(), [&](RecordHeader* h) {
+    validate_record(v, *as_record(h), Tier::Simulated, h->chunk);
+    ++seen;
+  });
   u32 linked = 0;
   for (u32 c = 0; c < store_.chunk_count(); ++c) {
-    store_.walk(store_.dormant(c), [&](RecordHeader* h) { validate_record(v, *as_record(h), Tier::Dormant, c); ++seen; });
+    store_.walk(store_.dormant(c), [&](RecordHeader* h) {
+      validate_record(v, *as_record(h), Tier::Dormant, c);
+      ++seen;
+    });
     u32 in_chunk = 0, prev = 0;
-    for (u32 i = store_.sim_head(c); i != 0 && in_chunk <= store_.simulated().count; i = store_.sim_link(i).next, ++in_chunk) {
-      if (i > store_.max_entities()) { v.report("", kNone, {i, 0}, "chunk " + std::to_string(c) + " membership list holds an index past the directory"); break; }
+    for (u32 i = store_.sim_head(c); i != 0 && in_chunk <= store_.simulated().count;
+         i = store_.sim_link(i).next, ++in_chunk) {
+      if (i > store_.max_entities()) {
+        v.report("", kNone, {i, 0},
+                 "chunk " + std::to_string(c) + " membership list holds an index past the directory");
+        break;
+      }
       const DirEntry& d = store_.dir(i);
       if (Tier(d.tier) != Tier::Simulated || d.chunk != c)
-        v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " lists a member that is not simulated there");
-      if (store_.sim_link(i).prev != prev) v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " membership list: back link broken");
+        v.report("", kNone, {i, d.generation},
+                 "chunk " + std::to_string(c) + " lists a member that is not simulated there");
+      if (store_.sim_link(i).prev != prev)
+        v.report("", kNone, {i, d.generation}, "chunk " + std::to_string(c) + " membership list: back link broken");
       prev = i;
     }
-    if (in_chunk != store_.sim_count_in(c)) v.report("", kNone, {}, "chunk " + std::to_string(c) + " simulated member count disagrees with its list");
+    if (in_chunk != store_.sim_count_in(c))
+      v.report("", kNone, {}, "chunk " + std::to_string(c) + " simulated member count disagrees with its list");
     linked += in_chunk;
   }
-  if (linked != store_.simulated().count) v.report("", kNone, {}, "chunk membership lists hold " + std::to_string(linked) + " simulated entities, the store " + std::to_string(store_.simulated().count));
-  if (seen != store_.live_count()) v.report("", kNone, {}, "storage holds " + std::to_string(seen) + " records, live count is " + std::to_string(store_.live_count()));
+  if (linked != store_.simulated().count)
+    v.report("", kNone, {},
+             "chunk membership lists hold " + std::to_string(linked) + " simulated entities, the store " +
+                 std::to_string(store_.simulated().count));
+  if (seen != store_.live_count())
+    v.report(
+        "", kNone, {},
+        "storage holds " + std::to_string(seen) + " records, live count is " + std::to_string(store_.live_count()));
   validate_directory(v);
 }
 
@@ -120,19 +156,31 @@ void World<Payload, Cs...>::validate_directory(Validation& v) {
     if (!(d.flags & kFlagDying)) continue;
     ++flagged;
     Handle h{i, d.generation};
-    if (d.queue_pos >= pending_count_ || !(pending_[d.queue_pos] == h)) v.report("", kNone, h, "flagged dying but not at its place in the destruction queue");
+    if (d.queue_pos >= pending_count_ || !(pending_[d.queue_pos] == h))
+      v.report("", kNone, h, "flagged dying but not at its place in the destruction queue");
   }
-  if (live != store_.live_count()) v.report("", kNone, {}, "directory holds " + std::to_string(live) + " live indices, live count is " + std::to_string(store_.live_count()));
+  if (live != store_.live_count())
+    v.report("", kNone, {},
+             "directory holds " + std::to_string(live) + " live indices, live count is " +
+                 std::to_string(store_.live_count()));
   if (retired != store_.retired_count())
-    v.report("", kNone, {}, "directory holds " + std::to_string(retired) + " retired indices, retired count is " + std::to_string(store_.retired_count()));
+    v.report("", kNone, {},
+             "directory holds " + std::to_string(retired) + " retired indices, retired count is " +
+                 std::to_string(store_.retired_count()));
   if (u64(live) + store_.free_index_count() + retired != store_.max_entities())
     v.report("", kNone, {}, "live, free and retired indices do not add up to the directory size");
   // The free stack: a live index on it would be handed out again by the next create.
   store_.check_free_indices([&](u32 k, u32 i, bool in_range_once) {
-    if (in_range_once) v.report("", kNone, {i, store_.dir(i).generation}, "on the free index stack but live or retired");
-    else v.report("", kNone, {}, "free index stack entry " + std::to_string(k) + " (" + std::to_string(i) + ") is out of range or repeated");
+    if (in_range_once)
+      v.report("", kNone, {i, store_.dir(i).generation}, "on the free index stack but live or retired");
+    else
+      v.report(
+          "", kNone, {},
+          "free index stack entry " + std::to_string(k) + " (" + std::to_string(i) + ") is out of range or repeated");
   });
-  if (flagged != pending_count_) v.report("", kNone, {}, std::to_string(flagged) + " entities flagged dying, " + std::to_string(pending_count_) + " queued");
+  if (flagged != pending_count_)
+    v.report("", kNone, {},
+             std::to_string(flagged) + " entities flagged dying, " + std::to_string(pending_count_) + " queued");
   for (Handle h : pending_destructions())
     if (!dying(h)) v.report("", kNone, h, "queued for destruction but not alive and flagged");
 }
@@ -152,7 +200,8 @@ bool World<Payload, Cs...>::validate_storage(Validation& v) {
       v.report("", kNone, {}, name + " names block " + std::to_string(b) + ", past the arena");
       return false;
     }
-    if (owner[b]++) v.report("", kNone, {}, name + " holds block " + std::to_string(b) + ", which is also used elsewhere");
+    if (owner[b]++)
+      v.report("", kNone, {}, name + " holds block " + std::to_string(b) + ", which is also used elsewhere");
     return true;
   };
   for (u32 k = 0; k < store_.free_blocks(); ++k) claim(store_.free_block_at(k), "the free block stack");
@@ -160,14 +209,24 @@ bool World<Payload, Cs...>::validate_storage(Validation& v) {
     u32 need = (list.count + store_.block_records() - 1) / store_.block_records(), have = 0, last = kNone;
     for (u32 b = list.first; b != kNone && have <= need; b = store_.next_block(b), ++have) {
       last = b;
-      if (!claim(b, name)) { chains_in_arena = false; break; }
+      if (!claim(b, name)) {
+        chains_in_arena = false;
+        break;
+      }
     }
-    if (have != need || last != list.last) v.report("", kNone, {}, name + " holds " + std::to_string(list.count) + " records in a chain of " + std::to_string(have) + " blocks");
+    if (have != need || last != list.last)
+      v.report(
+          "", kNone, {},
+          name + " holds " + std::to_string(list.count) + " records in a chain of " + std::to_string(have) + " blocks");
     used += have;
   };
   check(store_.simulated(), "simulated store");
-  for (u32 c = 0; c < store_.chunk_count(); ++c) check(store_.dormant(c), "chunk " + std::to_string(c) + " dormant storage");
-  if (used + store_.free_blocks() != store_.total_blocks()) v.report("", kNone, {}, "storage blocks: " + std::to_string(used) + " used + " + std::to_string(store_.free_blocks()) + " free != " + std::to_string(store_.total_blocks()));
+  for (u32 c = 0; c < store_.chunk_count(); ++c)
+    check(store_.dormant(c), "chunk " + std::to_string(c) + " dormant storage");
+  if (used + store_.free_blocks() != store_.total_blocks())
+    v.report("", kNone, {},
+             "storage blocks: " + std::to_string(used) + " used + " + std::to_string(store_.free_blocks()) +
+                 " free != " + std::to_string(store_.total_blocks()));
   return chains_in_arena;
 }
 
@@ -177,16 +236,32 @@ void World<Payload, Cs...>::validate_pool(Validation& v) {
   const Pool<C>& p = pool<C>();
   constexpr size_t I = index_of<C>();
   const PoolStats& st = p.stats;
-  if (v.reserved[I] != st.taken) v.report(C::kPoolName, kNone, {}, "entities hold " + std::to_string(v.reserved[I]) + " slots, taken is " + std::to_string(st.taken));
-  if (v.unused[I] != st.reserved_unused) v.report(C::kPoolName, kNone, {}, "reserved-unused count " + std::to_string(st.reserved_unused) + " disagrees with the entities' " + std::to_string(v.unused[I]));
-  if (v.owners[I] != st.owners) v.report(C::kPoolName, kNone, {}, "owner count " + std::to_string(st.owners) + " disagrees with the entities' " + std::to_string(v.owners[I]));
-  if (st.taken > st.capacity || st.high_water < st.taken || st.high_water > st.capacity) v.report(C::kPoolName, kNone, {}, "taken/high-water out of range");
+  if (v.reserved[I] != st.taken)
+    v.report(C::kPoolName, kNone, {},
+             "entities hold " + std::to_string(v.reserved[I]) + " slots, taken is " + std::to_string(st.taken));
+  if (v.unused[I] != st.reserved_unused)
+    v.report(C::kPoolName, kNone, {},
+             "reserved-unused count " + std::to_string(st.reserved_unused) + " disagrees with the entities' " +
+                 std::to_string(v.unused[I]));
+  if (v.owners[I] != st.owners)
+    v.report(
+        C::kPoolName, kNone, {},
+        "owner count " + std::to_string(st.owners) + " disagrees with the entities' " + std::to_string(v.owners[I]));
+  if (st.taken > st.capacity || st.high_water < st.taken || st.high_water > st.capacity)
+    v.report(C::kPoolName, kNone, {}, "taken/high-water out of range");
   for (u32 k = 0; k <= Pool<C>::kMax; ++k)
-    if (v.histogram[I][k] != st.histogram[k]) { v.report(C::kPoolName, kNone, {}, "histogram bucket " + std::to_string(k) + " disagrees"); break; }
+    if (v.histogram[I][k] != st.histogram[k]) {
+      v.report(C::kPoolName, kNone, {}, "histogram bucket " + std::to_string(k) + " disagrees");
+      break;
+    }
   for (u32 s = 0; s < st.taken && s < st.capacity; ++s) {
     const BackPointer& bp = p.owners[s];
     Handle owner = owner_of(bp);
-    if (owner.is_null()) { v.report(C::kPoolName, s, {u32(bp.owner_index), u32(bp.owner_generation)}, "entry owned by a dead or stale handle"); continue; }
+    if (owner.is_null()) {
+      v.report(C::kPoolName, s, {u32(bp.owner_index), u32(bp.owner_generation)},
+               "entry owned by a dead or stale handle");
+      continue;
+    }
     // The owner's chunk from the directory, not its record: a corrupt directory entry
     // (validate_record's report) may point anywhere.
     const u32 owner_chunk = store_.dir(bp.owner_index).chunk;
@@ -194,14 +269,22 @@ void World<Payload, Cs...>::validate_pool(Validation& v) {
     // A count past the maximum (a corrupt save) is validate_slots' report; no slot past
     // the list is read.
     u32 listed = std::min<u32>(l.reserved, Pool<C>::kMax);
-    if (bp.local >= listed || l.slot[bp.local] != s) v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
-    else if (bp.chunk != owner_chunk) v.report(C::kPoolName, s, owner, "back-pointer chunk " + std::to_string(bp.chunk) + " but the owner is in chunk " + std::to_string(owner_chunk));
+    if (bp.local >= listed || l.slot[bp.local] != s)
+      v.report(C::kPoolName, s, owner, "owner's slot list does not point back at this entry");
+    else if (bp.chunk != owner_chunk)
+      v.report(C::kPoolName, s, owner,
+               "back-pointer chunk " + std::to_string(bp.chunk) + " but the owner is in chunk " +
+                   std::to_string(owner_chunk));
   }
   // The dead-entry bitmap is all zero between releases: a bit left set would make the
   // next batch take a live entry for a dead one.
   const u64* bits = dead_bits_[I].get();
   for (size_t w = 0; w < dead_words(st.capacity); ++w)
-    if (bits[w]) { v.report(C::kPoolName, u32(w * 64 + size_t(std::countr_zero(bits[w]))), {}, "dead-entry bitmap has a bit set between releases"); break; }
+    if (bits[w]) {
+      v.report(C::kPoolName, u32(w * 64 + size_t(std::countr_zero(bits[w]))), {},
+               "dead-entry bitmap has a bit set between releases");
+      break;
+    }
 }
 
 }  // namespace ecs

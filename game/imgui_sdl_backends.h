@@ -35,8 +35,7 @@ bool init(W* window, R* r) {
   bool platform = false;
   if constexpr (requires { ImGui_ImplSDL2_InitForSDLRenderer(window, r); })
     platform = ImGui_ImplSDL2_InitForSDLRenderer(window, r);
-  else
-    platform = ImGui_ImplSDL2_InitForSDLRenderer(window);
+  else platform = ImGui_ImplSDL2_InitForSDLRenderer(window);
 #if COLONY_IMGUI_SDLRENDERER2
   return ImGui_ImplSDLRenderer2_Init(r) && platform;
 #else
@@ -67,8 +66,7 @@ void render(D* draw_data) {
 #if COLONY_IMGUI_SDLRENDERER2
   if constexpr (requires { ImGui_ImplSDLRenderer2_RenderDrawData(draw_data, renderer()); })
     ImGui_ImplSDLRenderer2_RenderDrawData(draw_data, renderer());
-  else
-    ImGui_ImplSDLRenderer2_RenderDrawData(draw_data);
+  else ImGui_ImplSDLRenderer2_RenderDrawData(draw_data);
 #else
   ImGui_ImplSDLRenderer_RenderDrawData(draw_data);
 #endif

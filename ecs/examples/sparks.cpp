@@ -52,7 +52,8 @@ int main() {
   u32 bright = 0;
   w.in_chunk(0, ecs::tag_set(kDim)).for_each([&](Sparks::Record&) { ++bright; });
   u32 odd_labels = 0;
-  w.components<Label>().for_each_with_owner([&](Label& l, ecs::Handle owner) { odd_labels += (l.id % 2) + owner.is_null(); });
+  w.components<Label>().for_each_with_owner(
+      [&](Label& l, ecs::Handle owner) { odd_labels += (l.id % 2) + owner.is_null(); });
 
   Sparks moved = std::move(w);
   const std::vector<ecs::Violation> problems = moved.validate();

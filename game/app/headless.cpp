@@ -66,8 +66,13 @@ std::string report_json(const Game& g, const RunInfo& info) {
   json cols = json::array();
   for (size_t i = 0; i < g.colonies.size(); ++i) {
     const Colony& c = g.colonies[i];
-    cols.push_back({{"index", i}, {"alive", c.alive}, {"born", c.born}, {"died", deaths_json(c.died)},
-                    {"food", c.food}, {"delivered", c.delivered}, {"queen_alive", !c.queen.is_null()},
+    cols.push_back({{"index", i},
+                    {"alive", c.alive},
+                    {"born", c.born},
+                    {"died", deaths_json(c.died)},
+                    {"food", c.food},
+                    {"delivered", c.delivered},
+                    {"queen_alive", !c.queen.is_null()},
                     {"refounds", c.refounds}});
   }
   r["colonies"] = cols;
@@ -82,8 +87,10 @@ std::string report_json(const Game& g, const RunInfo& info) {
     r["population_series"] = {{"every", info.series_every}, {"ticks", info.series_ticks}, {"alive", rows}};
   }
   r["pools"] = pools_json(*g.ecs);
-  r["entities"] = {{"live", g.ecs->live_count()}, {"simulated", g.ecs->simulated_count()},
-                   {"capacity", g.ecs->max_entities()}, {"failed_creates", g.ecs->failed_creates()}};
+  r["entities"] = {{"live", g.ecs->live_count()},
+                   {"simulated", g.ecs->simulated_count()},
+                   {"capacity", g.ecs->max_entities()},
+                   {"failed_creates", g.ecs->failed_creates()}};
   r["spawn_refused"] = g.spawn_refused;
   r["refused_commands"] = g.refused_commands;
   r["moves"] = g.moves;
@@ -114,7 +121,8 @@ int run_headless(const Options& o) {
     game = load_game(o.load, &err);
   } else {
     Scenario scenario;
-    if (load_scenario(o.scenario, scenario, &err)) game = make_game(scenario, o.seed_given ? o.seed : scenario.seed, &err);
+    if (load_scenario(o.scenario, scenario, &err))
+      game = make_game(scenario, o.seed_given ? o.seed : scenario.seed, &err);
   }
   if (!game) {
     std::fprintf(stderr, "colony: %s\n", err.c_str());
@@ -158,8 +166,8 @@ int run_headless(const Options& o) {
     double tps = dt > 0 ? double(g.tick - last_tick) / dt : 0;
     // Violations only where the validator runs: without it the count says nothing.
     const std::string checked = o.validate ? "  " + std::to_string(g.invariant_violations) + " violations" : "";
-    std::fprintf(stderr, "%stick %" PRIu64 "/%" PRIu64 "  %.0f TPS  %" PRIu64 " ants alive%s%s", tty ? "\r" : "", g.tick, last_wanted, tps,
-                 ants_alive(g), checked.c_str(), tty && !final ? "   " : "\n");
+    std::fprintf(stderr, "%stick %" PRIu64 "/%" PRIu64 "  %.0f TPS  %" PRIu64 " ants alive%s%s", tty ? "\r" : "",
+                 g.tick, last_wanted, tps, ants_alive(g), checked.c_str(), tty && !final ? "   " : "\n");
     std::fflush(stderr);
     last_print = now;
     last_tick = g.tick;
@@ -210,13 +218,16 @@ int run_headless(const Options& o) {
   }
   if (ticks >= 600 || tty) progress(true, end);
   for (const std::string* kept : {&o.save, &o.record})
-    if (failed && !kept->empty()) std::fprintf(stderr, "colony: %s not written: the run failed\n", printable(*kept).c_str());
+    if (failed && !kept->empty())
+      std::fprintf(stderr, "colony: %s not written: the run failed\n", printable(*kept).c_str());
   if (!out.save.empty())
     std::fprintf(stderr, "colony: saved tick %" PRIu64 " to %s (%.1f MB, %.1f MB uncompressed, %.2f s)\n", g.tick,
-                 printable(o.save).c_str(), double(saved.file_bytes) / 1e6, double(saved.payload_bytes) / 1e6, saved.seconds);
+                 printable(o.save).c_str(), double(saved.file_bytes) / 1e6, double(saved.payload_bytes) / 1e6,
+                 saved.seconds);
   if (replaying) {
     if (diverged) {
-      std::fprintf(stderr, "colony: %s: replay diverged at %s\n", printable(o.replay).c_str(), replayer.divergence.c_str());
+      std::fprintf(stderr, "colony: %s: replay diverged at %s\n", printable(o.replay).c_str(),
+                   replayer.divergence.c_str());
       return 3;
     }
     std::fprintf(stderr, "colony: %s\n", replayer.summary(o.replay, g.tick, "stopped").c_str());
@@ -230,12 +241,13 @@ int run_headless(const Options& o) {
     std::vector<std::string> bad = history_check(history, kRewinds, g.seed ^ g.tick, &compared);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr,
-                 "colony: rewind check: %u rewinds to random ticks of %.1f s of history (%zu keyframes every %u ticks, %s; the slowest "
+                 "colony: rewind check: %u rewinds to random ticks of %.1f s of history (%zu keyframes every %u ticks, "
+                 "%s; the slowest "
                  "took %.1f ms CPU in its tick and %.1f ms CPU compressing on its own thread), %" PRIu64
                  " re-simulated ticks compared with live play in %.1f s: %s\n",
                  kRewinds, history_seconds(history), history.keyframes.size(), history.interval,
-                 size_text(double(history_bytes(history))).c_str(), history.slowest_keyframe_ms, history.slowest_compress_ms, compared, secs,
-                 bad.empty() ? "all equal" : "MISMATCH");
+                 size_text(double(history_bytes(history))).c_str(), history.slowest_keyframe_ms,
+                 history.slowest_compress_ms, compared, secs, bad.empty() ? "all equal" : "MISMATCH");
     for (const std::string& b : bad) std::fprintf(stderr, "colony: rewind check: %s\n", b.c_str());
     if (!bad.empty()) return 3;
   }

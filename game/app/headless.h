@@ -19,9 +19,9 @@ int run_headless(const Options& options);
 struct RunInfo {
   double rss_start_mb = 0, rss_end_mb = 0;
   double wall_s = 0;
-  std::uint64_t ticks_run = 0;  // this run's ticks (a loaded world starts past tick 0)
+  std::uint64_t ticks_run = 0;        // this run's ticks (a loaded world starts past tick 0)
   std::uint64_t validated_ticks = 0;  // ticks after which the validator ran (--validate)
-  std::string replay_divergence;  // where a replay left its recording, if it did
+  std::string replay_divergence;      // where a replay left its recording, if it did
   // The population series (--series-every): the ticks sampled and, per sample, each
   // colony's ants alive.
   std::uint64_t series_every = 0;

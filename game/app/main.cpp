@@ -14,7 +14,9 @@
 namespace {
 
 // The file a run takes its world from: a replay, a save or a scenario.
-const std::string& world_file(const colony::Options& o) { return !o.replay.empty() ? o.replay : !o.load.empty() ? o.load : o.scenario; }
+const std::string& world_file(const colony::Options& o) {
+  return !o.replay.empty() ? o.replay : !o.load.empty() ? o.load : o.scenario;
+}
 
 int run_world(const colony::Options& options) {
   if (options.headless) return colony::run_headless(options);
@@ -34,8 +36,10 @@ int run(int argc, char** argv) {
   try {
     return run_world(options);
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "colony: %s: out of memory (this world, with what the run keeps of it, needs more than the process may take)\n",
-                 colony::printable(world_file(options)).c_str());
+    std::fprintf(
+        stderr,
+        "colony: %s: out of memory (this world, with what the run keeps of it, needs more than the process may take)\n",
+        colony::printable(world_file(options)).c_str());
     return 2;
   }
 }

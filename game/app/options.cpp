@@ -60,7 +60,8 @@ CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
         std::uint64_t v = 0;
         auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
         // All digits, whether or not they fit in 64 bits; then in the range.
-        const bool digits = (ec == std::errc() || ec == std::errc::result_out_of_range) && end == text.data() + text.size();
+        const bool digits =
+            (ec == std::errc() || ec == std::errc::result_out_of_range) && end == text.data() + text.size();
         if (!digits) return "'" + printable(text) + "' is not a whole number" + range;
         if (ec != std::errc() || v < lo || v > hi) return "'" + printable(text) + "' is outside the range" + range;
         text = std::to_string(v);
@@ -80,13 +81,14 @@ std::string same_file_problem(const Options& o) {
   // flag to name; with --load or --replay it is not read at all.
   static const std::string kNotRead;
   const bool scenario_read = o.scenario_given || (o.load.empty() && o.replay.empty());
-  const Named files[] = {{"--report", &o.report},
-                         {"--save", &o.save},
-                         {"--record", &o.record},
-                         {"--screenshot", &o.screenshot},
-                         {o.scenario_given ? "--scenario" : "the default scenario", scenario_read ? &o.scenario : &kNotRead},
-                         {"--load", &o.load},
-                         {"--replay", &o.replay}};
+  const Named files[] = {
+      {"--report", &o.report},
+      {"--save", &o.save},
+      {"--record", &o.record},
+      {"--screenshot", &o.screenshot},
+      {o.scenario_given ? "--scenario" : "the default scenario", scenario_read ? &o.scenario : &kNotRead},
+      {"--load", &o.load},
+      {"--replay", &o.replay}};
   const size_t outputs = 4;
   // Each given path once, absolute first: weakly_canonical leaves a relative path whose
   // first part does not exist yet as it is ("a.json" against "./a.json").
@@ -102,7 +104,8 @@ std::string same_file_problem(const Options& o) {
     if (files[i].path->empty()) continue;
     for (size_t k = i + 1; k < std::size(files); ++k)
       if (!files[k].path->empty() && keys[i] == keys[k])
-        return std::string(files[i].flag) + " and " + files[k].flag + " name the same file: " + printable(*files[i].path);
+        return std::string(files[i].flag) + " and " + files[k].flag +
+               " name the same file: " + printable(*files[i].path);
   }
   return {};
 }
@@ -130,9 +133,11 @@ std::string strict_problem(CLI::App& app, int argc, char** argv) {
     else if (i + 1 < argc) value = argv[++i];
     else continue;  // missing: CLI11 says so
     if (value.empty()) return flag + ": an empty value (\"\"); it needs one";
-    const bool negative_number = value.size() > 1 && value[0] == '-' && (std::isdigit(static_cast<unsigned char>(value[1])) || value[1] == '.');
+    const bool negative_number =
+        value.size() > 1 && value[0] == '-' && (std::isdigit(static_cast<unsigned char>(value[1])) || value[1] == '.');
     if (value[0] == '-' && value.size() > 1 && !negative_number)
-      return flag + ": its value '" + printable(value) + "' looks like a flag (a file of that name: write ./" + printable(value) + ")";
+      return flag + ": its value '" + printable(value) + "' looks like a flag (a file of that name: write ./" +
+             printable(value) + ")";
   }
   return {};
 }
@@ -150,25 +155,32 @@ int parse_options(int argc, char** argv, Options& out) {
       ->transform(whole_number(0, 1'000'000'000))
       ->needs(headless);
   std::string seed_text;
-  auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")->transform(whole_number(0, UINT64_MAX));
+  auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")
+                   ->transform(whole_number(0, UINT64_MAX));
   app.add_option("--report", out.report, "Headless: write a JSON report here")->check(kWritableFile)->needs(headless);
-  app.add_option("--series-every", out.series_every, "Headless: the report's per-colony population, every this many ticks (0: none)")
+  app.add_option("--series-every", out.series_every,
+                 "Headless: the report's per-colony population, every this many ticks (0: none)")
       ->transform(whole_number(0, 1'000'000'000))
       ->needs(headless);
   // The window has its own switch (the debugger's Stress panel: validate every tick).
-  app.add_flag("--validate", out.validate, "Headless: run the pool validator every tick (violations: exit 3)")->needs(headless);
+  app.add_flag("--validate", out.validate, "Headless: run the pool validator every tick (violations: exit 3)")
+      ->needs(headless);
 
   app.add_option("--rewind-check", out.rewind_check,
-                 "Headless: run N ticks, then rewind to random ticks of the history and re-simulate them (a hash differing from live play: exit 3)")
+                 "Headless: run N ticks, then rewind to random ticks of the history and re-simulate them (a hash "
+                 "differing from live play: exit 3)")
       ->transform(whole_number(1, 1'000'000'000))
       ->needs(headless)
       ->excludes("--ticks");
-  app.add_option("--history-mb", out.history_mb,
-                 "Memory for the rewind history in MB (default: 256 or an eighth of the memory budget, the less; 0: none)")
+  app.add_option(
+         "--history-mb", out.history_mb,
+         "Memory for the rewind history in MB (default: 256 or an eighth of the memory budget, the less; 0: none)")
       ->transform(whole_number(0, 1'000'000));
   // The window's options mean nothing without a window: refused with --headless.
   CLI::Option* window_only[] = {
-      app.add_option("--screenshot", out.screenshot, "Write the last frame to this PNG and exit")->check(kPngName)->check(kWritableFile),
+      app.add_option("--screenshot", out.screenshot, "Write the last frame to this PNG and exit")
+          ->check(kPngName)
+          ->check(kWritableFile),
       app.add_option("--frames", out.frames, "Frames to render before exiting")->transform(whole_number(1, 10'000'000)),
       app.add_flag("--debug-ui", out.debug_ui, "Open the pool debugger at start"),
       app.add_option("--width", out.width, "Window width in pixels")->transform(whole_number(320, 16384)),

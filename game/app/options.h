@@ -9,15 +9,16 @@ namespace colony {
 struct Options {
   // Simulation (headless and windowed)
   bool headless = false;
-  std::string scenario;          // resolved path; defaults to <assets>/scenarios/default.json
-  bool scenario_given = false;   // --scenario was on the command line
-  std::uint64_t ticks = 600;     // headless: ticks to run
+  std::string scenario;         // resolved path; defaults to <assets>/scenarios/default.json
+  bool scenario_given = false;  // --scenario was on the command line
+  std::uint64_t ticks = 600;    // headless: ticks to run
   bool ticks_given = false;
-  std::uint64_t seed = 0;        // only meaningful when seed_given
-  bool seed_given = false;       // otherwise the scenario's seed is used
-  std::string report;            // headless: JSON report path ("" = none)
-  bool validate = false;         // run the validator every tick
-  std::uint64_t series_every = 1000;  // headless: the report's population series, a sample every this many ticks (0 = none)
+  std::uint64_t seed = 0;   // only meaningful when seed_given
+  bool seed_given = false;  // otherwise the scenario's seed is used
+  std::string report;       // headless: JSON report path ("" = none)
+  bool validate = false;    // run the validator every tick
+  std::uint64_t series_every =
+      1000;  // headless: the report's population series, a sample every this many ticks (0 = none)
   // Headless: after the run, rewind to random ticks of the history and re-simulate them,
   // comparing hashes with live play (0: no check; the run is this many ticks).
   std::uint64_t rewind_check = 0;
@@ -27,17 +28,17 @@ struct Options {
   bool history_mb_given = false;
 
   // Window
-  std::string screenshot;        // write the last frame as PNG and exit
-  std::uint32_t frames = 0;      // frames to render before exiting (0 = run until closed)
-  bool debug_ui = false;         // open the pool debugger at start
+  std::string screenshot;               // write the last frame as PNG and exit
+  std::uint32_t frames = 0;             // frames to render before exiting (0 = run until closed)
+  bool debug_ui = false;                // open the pool debugger at start
   std::uint32_t width = 0, height = 0;  // window size (0 = pick from the display)
   bool no_vsync = false;
 
   // Save / replay
-  std::string save;              // write the world here at exit
-  std::string load;              // start from this save instead of a scenario
-  std::string record;            // record player commands here
-  std::string replay;            // play these commands back
+  std::string save;    // write the world here at exit
+  std::string load;    // start from this save instead of a scenario
+  std::string record;  // record player commands here
+  std::string replay;  // play these commands back
 };
 
 // Parses argv into out. Returns 0 when the program should run, 1 when --help or --version was

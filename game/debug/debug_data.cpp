@@ -220,8 +220,8 @@ PoolMapHit hit_test_pool_map(const ColonyEcs& ecs, const PoolMapLayout& l, float
 // [SECTION] Entity inspector
 
 const char* part_name(Part p) {
-  static constexpr const char* kNames[] = {"head", "thorax", "abdomen", "leg", "antenna", "mandible",
-                                           "carried food", "crumb", "tile", "queen abdomen", "wing"};
+  static constexpr const char* kNames[] = {"head",         "thorax", "abdomen", "leg",           "antenna", "mandible",
+                                           "carried food", "crumb",  "tile",    "queen abdomen", "wing"};
   static_assert(std::size(kNames) == size_t(Part::Count));
   return size_t(p) < std::size(kNames) ? kNames[size_t(p)] : "?";
 }
@@ -233,7 +233,8 @@ std::string describe_component(const RenderPiece& c) {
 }
 std::string describe_component(const CollisionVolume& c) {
   static constexpr const char* kRoles[] = {"body", "head", "mandibles"};
-  if (c.role < std::size(kRoles)) return format("%s off (%.2f, %.2f) radius %.2f", kRoles[c.role], c.offset_x, c.offset_y, c.radius);
+  if (c.role < std::size(kRoles))
+    return format("%s off (%.2f, %.2f) radius %.2f", kRoles[c.role], c.offset_x, c.offset_y, c.radius);
   return format("role %u off (%.2f, %.2f) radius %.2f", unsigned(c.role), c.offset_x, c.offset_y, c.radius);
 }
 std::string describe_component(const Sensor& c) {
@@ -267,8 +268,7 @@ InspectorData gather_inspector(const ColonyEcs& ecs, Handle h) {
       row.added = k < l.added;
       if (row.entry < p.stats.taken) {
         const ecs::BackPointer& bp = p.owners[row.entry];
-        row.back_pointer_ok = bp.names(h) && bp.local == k &&
-                              bp.chunk == r->header.chunk;
+        row.back_pointer_ok = bp.names(h) && bp.local == k && bp.chunk == r->header.chunk;
         row.data = row.added ? describe_component(p.items[row.entry]) : "(reserved)";
       } else {
         row.data = "(slot points past taken)";
@@ -297,7 +297,8 @@ ChunkMapData gather_chunk_map(const ColonyEcs& ecs, ChunkCount mode) {
     cc.dormant = ecs.dormant_in_chunk(c);
     // Border chunks may be cut by the map's edge.
     unsigned x0 = g.chunk_col(c) * g.chunk_cells, y0 = g.chunk_row(c) * g.chunk_cells;
-    cc.tiles = std::min(g.chunk_cells, g.cells_x - std::min(g.cells_x, x0)) * std::min(g.chunk_cells, g.cells_y - std::min(g.cells_y, y0));
+    cc.tiles = std::min(g.chunk_cells, g.cells_x - std::min(g.cells_x, x0)) *
+               std::min(g.chunk_cells, g.cells_y - std::min(g.cells_y, y0));
   }
   if (mode == ChunkCount::Ants) {
     // The chunk walk is not const in the engine; it only reads here.
@@ -310,7 +311,9 @@ ChunkMapData gather_chunk_map(const ColonyEcs& ecs, ChunkCount mode) {
   }
   for (ChunkCell& cc : d.chunks) {
     unsigned all = cc.simulated + cc.dormant;
-    cc.value = mode == ChunkCount::Entities ? all : mode == ChunkCount::NonTiles ? all - std::min(all, cc.tiles) : cc.ants;
+    cc.value = mode == ChunkCount::Entities   ? all
+               : mode == ChunkCount::NonTiles ? all - std::min(all, cc.tiles)
+                                              : cc.ants;
     d.max_value = std::max(d.max_value, cc.value);
   }
   return d;
@@ -359,40 +362,50 @@ std::vector<ReleaseRow> gather_release_list(const ColonyEcs& ecs, size_t max, bo
 }
 
 std::string explain_release(const ColonyEcs& ecs, const ColonyEcs::JournalRelease& r) {
-  const double mib = double(r.footprint_bytes) / (1024.0 * 1024.0), small = double(ecs.small_world_bytes()) / (1024.0 * 1024.0);
+  const double mib = double(r.footprint_bytes) / (1024.0 * 1024.0),
+               small = double(ecs.small_world_bytes()) / (1024.0 * 1024.0);
   const std::string victims = thousands(r.victims) + (r.victims == 1 ? " victim" : " victims");
   switch (r.path) {
     case ecs::ReleasePath::None: return "nothing released";
     case ecs::ReleasePath::RemoveOne:
-      return "one component removed: the pool's last entry moves into its hole, and the owner's later slots shift down one place";
+      return "one component removed: the pool's last entry moves into its hole, and the owner's later slots shift down "
+             "one place";
     case ecs::ReleasePath::OneAtATime:
-      if (r.victims <= 1) return "one entity released: each of its slots is filled by the pool's last entry (swap-with-last)";
+      if (r.victims <= 1)
+        return "one entity released: each of its slots is filled by the pool's last entry (swap-with-last)";
       if (r.victims <= ecs.swap_release_max())
-        return format("%s, at most %u: one at a time by swap-with-last (each freed slot takes the pool's last entry); "
-                      "for so few, that beats the batch's extra passes",
-                      victims.c_str(), ecs.swap_release_max());
-      return format("%s in a %.1f MiB world, at most %.1f MiB: the caches hold it all, so one at a time by swap-with-last "
-                    "beats the batch passes",
-                    victims.c_str(), mib, small);
+        return format(
+            "%s, at most %u: one at a time by swap-with-last (each freed slot takes the pool's last entry); "
+            "for so few, that beats the batch's extra passes",
+            victims.c_str(), ecs.swap_release_max());
+      return format(
+          "%s in a %.1f MiB world, at most %.1f MiB: the caches hold it all, so one at a time by swap-with-last "
+          "beats the batch passes",
+          victims.c_str(), mib, small);
     case ecs::ReleasePath::TailFill:
     case ecs::ReleasePath::Compact:
     case ecs::ReleasePath::Mixed: break;
   }
-  std::string s = format("%s in a %.1f MiB world: batch passes (mark every victim's slots, then close each pool's holes in one pass).",
-                         victims.c_str(), mib);
+  std::string s = format(
+      "%s in a %.1f MiB world: batch passes (mark every victim's slots, then close each pool's holes in one pass).",
+      victims.c_str(), mib);
   for (int i = 0; i < kMaxPools; ++i) {
     const ecs::JournalPool& p = r.pools[size_t(i)];
     if (p.holes == 0) continue;
     const unsigned long long survivors = p.taken_before - p.holes, past = p.taken_before - p.first_hole - p.holes;
     const int percent = survivors ? int(100.0 * double(past) / double(survivors) + 0.5) : 0;
     if (p.path == ecs::ReleasePath::TailFill)
-      s += format(" %s: tail fill because %d %% of the survivors (%s) lie past the first hole, more than a quarter of its %s holes: "
-                  "moving the tail's survivors into the holes moves fewer.",
-                  pool_name(i), percent, thousands(past).c_str(), thousands(p.holes).c_str());
+      s += format(
+          " %s: tail fill because %d %% of the survivors (%s) lie past the first hole, more than a quarter of its %s "
+          "holes: "
+          "moving the tail's survivors into the holes moves fewer.",
+          pool_name(i), percent, thousands(past).c_str(), thousands(p.holes).c_str());
     else
-      s += format(" %s: compaction because only %s survivors (%d %%) lie past the first hole, at most a quarter of its %s holes: "
-                  "they slide down in order.",
-                  pool_name(i), thousands(past).c_str(), percent, thousands(p.holes).c_str());
+      s += format(
+          " %s: compaction because only %s survivors (%d %%) lie past the first hole, at most a quarter of its %s "
+          "holes: "
+          "they slide down in order.",
+          pool_name(i), thousands(past).c_str(), percent, thousands(p.holes).c_str());
   }
   return s;
 }
@@ -463,7 +476,8 @@ void replay_seek(ReleaseReplay& r, size_t cursor) {
   }
 }
 
-std::vector<ReplayCell> gather_replay_cells(const ReleaseReplay& r, unsigned entries_per_cell, size_t first_cell, size_t cells) {
+std::vector<ReplayCell> gather_replay_cells(const ReleaseReplay& r, unsigned entries_per_cell, size_t first_cell,
+                                            size_t cells) {
   std::vector<ReplayCell> out(cells);
   if (!r.loaded || entries_per_cell == 0) return out;
   constexpr unsigned kSamples = 256;  // a huge cell is sampled, not walked
@@ -482,7 +496,8 @@ std::vector<ReplayCell> gather_replay_cells(const ReleaseReplay& r, unsigned ent
       }
     }
   }
-  const unsigned long long first_entry = first_cell * entries_per_cell, last_entry = (first_cell + cells) * entries_per_cell;
+  const unsigned long long first_entry = first_cell * entries_per_cell,
+                           last_entry = (first_cell + cells) * entries_per_cell;
   for (size_t k = 0; k < r.cursor; ++k) {
     const ecs::JournalStep& s = r.steps[k];
     if (s.kind != ecs::StepKind::Move) continue;
@@ -516,7 +531,8 @@ WhatIf run_what_if(const ReleaseReplay& r, unsigned component_bytes) {
   w.serial = r.serial, w.pool = r.pool, w.lo = r.lo, w.hi = r.hi;
   if (!r.loaded) return w.problem = "no release picked", w;
   if (r.dropped) return w.problem = "the journal had no room for all of this release's steps", w;
-  if (r.path == ecs::ReleasePath::RemoveOne) return w.problem = "a single remove has no victims to release another way", w;
+  if (r.path == ecs::ReleasePath::RemoveOne)
+    return w.problem = "a single remove has no victims to release another way", w;
   if (r.victims.empty()) return w.problem = "the journal no longer holds this release's victims", w;
   const unsigned n = r.hi - r.lo;
   component_bytes = std::max(component_bytes, 1u);

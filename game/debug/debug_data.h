@@ -45,13 +45,13 @@ struct PoolPanelRow {
   std::string name;
   unsigned capacity = 0, taken = 0, high_water = 0, max_per_entity = 0, owners = 0;
   unsigned long long reserved_unused = 0;
-  unsigned long long slack_bytes = 0;        // reserved_unused * component size
-  unsigned long long component_bytes = 0;    // size of one component
-  unsigned long long fixed_max_slots = 0;    // owners * max_per_entity: what per-entity fixed arrays would hold
-  unsigned long long pool_bytes = 0;         // capacity * (component + back-pointer): the address space taken
-  ecs::PoolCounters tick;                    // this tick's reserves, adds, removes, rewires, failed
+  unsigned long long slack_bytes = 0;      // reserved_unused * component size
+  unsigned long long component_bytes = 0;  // size of one component
+  unsigned long long fixed_max_slots = 0;  // owners * max_per_entity: what per-entity fixed arrays would hold
+  unsigned long long pool_bytes = 0;       // capacity * (component + back-pointer): the address space taken
+  ecs::PoolCounters tick;                  // this tick's reserves, adds, removes, rewires, failed
   ecs::PoolCounters total;
-  std::vector<unsigned> histogram;           // owners by component count, 0..max_per_entity
+  std::vector<unsigned> histogram;  // owners by component count, 0..max_per_entity
 };
 
 struct PoolPanelData {
@@ -76,11 +76,11 @@ PoolPanelData gather_pool_panel(const ColonyEcs& ecs);
 // `entries_per_cell` consecutive entries, entries [0, range) shown.
 struct PoolMapLayout {
   int pool = 0;
-  unsigned range = 0;             // entries shown (high-water or capacity)
+  unsigned range = 0;  // entries shown (high-water or capacity)
   unsigned entries_per_cell = 1;
   int columns = 1, rows = 1;
   float cell_px = 6;
-  unsigned taken = 0;             // boundary marker
+  unsigned taken = 0;  // boundary marker
 };
 // Chooses entries_per_cell so [0, range) fits into columns x max_rows cells; with `exact`
 // every cell is one entry and the rows run as long as the range needs (the view scrolls).
@@ -89,8 +89,8 @@ PoolMapLayout layout_pool_map(const ColonyEcs& ecs, int pool, bool whole_capacit
 
 struct PoolMapCell {
   unsigned color = kFreeCellColor;
-  float fill = 0;       // fraction of the cell's entries below `taken`
-  Handle first_owner;   // owner of the cell's first entry (null when free)
+  float fill = 0;      // fraction of the cell's entries below `taken`
+  Handle first_owner;  // owner of the cell's first entry (null when free)
 };
 // One colour per cell of rows [row_begin, row_end) (cell (row, col) at index
 // (row - row_begin) * columns + col); an aggregated cell takes the most common owner kind
@@ -99,14 +99,14 @@ std::vector<PoolMapCell> gather_pool_map(const ColonyEcs& ecs, const PoolMapLayo
                                          int row_end = 1 << 30);
 
 struct PoolMapHit {
-  bool valid = false;    // inside the map and on a live entry
-  bool on_map = false;   // over a cell that shows entries (the last row ends where the range does)
+  bool valid = false;   // inside the map and on a live entry
+  bool on_map = false;  // over a cell that shows entries (the last row ends where the range does)
   int pool = 0;
-  unsigned entry = 0;    // first entry of the cell
+  unsigned entry = 0;  // first entry of the cell
   unsigned cell_entries = 0;
   Handle owner;
   unsigned owner_chunk = 0;
-  unsigned local = 0;    // the entry's index in its owner's slot list
+  unsigned local = 0;  // the entry's index in its owner's slot list
   Kind kind = Kind::Count;
 };
 // Maps a point relative to the map's top-left corner to a cell, its first entry and owner.
@@ -119,9 +119,9 @@ PoolMapHit pool_entry_info(const ColonyEcs& ecs, int pool, unsigned entry);
 struct SlotRow {
   unsigned local = 0;
   unsigned entry = 0;
-  bool added = false;          // holds a component (else reserved only)
+  bool added = false;  // holds a component (else reserved only)
   bool back_pointer_ok = false;
-  std::string data;            // the component's fields, formatted
+  std::string data;  // the component's fields, formatted
 };
 struct PoolSlots {
   std::string name;
@@ -174,12 +174,12 @@ int hit_test_chunk_map(const ChunkMapData& d, float cell_px, float x, float y);
 // One line of the list of recent releases (World::journal()).
 struct ReleaseRow {
   unsigned long long serial = 0, tick = 0;
-  std::string cause;              // release_cause_text
+  std::string cause;  // release_cause_text
   ecs::ReleasePath path = ecs::ReleasePath::None;
   unsigned victims = 0;
-  unsigned long long moves = 0;   // all pools, as made
-  unsigned long long dropped = 0; // steps the ring had no room for
-  double cpu_ms = 0;              // thread CPU clock
+  unsigned long long moves = 0;    // all pools, as made
+  unsigned long long dropped = 0;  // steps the ring had no room for
+  double cpu_ms = 0;               // thread CPU clock
 };
 // The journal's releases, newest first, at most `max`; single remove_one releases (a
 // bomb's torn-off legs) only with `with_removes`.
@@ -203,17 +203,19 @@ struct ReleaseReplay {
   unsigned long long serial = 0, tick = 0;
   int pool = 0;
   ecs::ReleasePath path = ecs::ReleasePath::None;
-  unsigned lo = 0, hi = 0;        // the entries the steps touch lie in [lo, hi); hi = taken before
+  unsigned lo = 0, hi = 0;  // the entries the steps touch lie in [lo, hi); hi = taken before
   unsigned taken_after = 0;
-  unsigned long long dropped = 0; // steps the journal had no room for
+  unsigned long long dropped = 0;       // steps the journal had no room for
   std::vector<ecs::JournalStep> steps;  // this pool's steps, in order
   std::vector<Handle> victims;
-  std::vector<EntryState> state;        // [lo, hi) after `cursor` steps
+  std::vector<EntryState> state;               // [lo, hi) after `cursor` steps
   std::vector<EntryState> undo_from, undo_to;  // per step: its entries' states before it
-  size_t cursor = 0;                    // steps applied
-  unsigned boundary = 0;                // taken as the replay stands: last live entry + 1
-  unsigned long long moves_done = 0;    // moves among the applied steps
-  EntryState at(unsigned entry) const { return entry < lo ? EntryState::Live : entry >= hi ? EntryState::Hole : state[entry - lo]; }
+  size_t cursor = 0;                           // steps applied
+  unsigned boundary = 0;                       // taken as the replay stands: last live entry + 1
+  unsigned long long moves_done = 0;           // moves among the applied steps
+  EntryState at(unsigned entry) const {
+    return entry < lo ? EntryState::Live : entry >= hi ? EntryState::Hole : state[entry - lo];
+  }
 };
 // Loads pool `pool`'s part of release `serial`; false (and r.loaded false) when the journal
 // has dropped it or the pool took no part.
@@ -226,25 +228,26 @@ struct ReplayCell {
   unsigned live = 0, holes = 0, vacant = 0, moved = 0;
   unsigned moves_through = 0;  // applied moves whose source or destination lies in the cell
 };
-std::vector<ReplayCell> gather_replay_cells(const ReleaseReplay& r, unsigned entries_per_cell, size_t first_cell, size_t cells);
+std::vector<ReplayCell> gather_replay_cells(const ReleaseReplay& r, unsigned entries_per_cell, size_t first_cell,
+                                            size_t cells);
 
 // What-if: the release's victims released again, from the pool's before-state (rebuilt
 // from the journal's steps: each entry a step touched gets the owner the earliest such step
 // names), in scratch memory, under each strategy.
 struct WhatIfResult {
   const char* name = "";
-  unsigned long long moves = 0;        // entries moved, each one rewire
-  unsigned long long wasted = 0;       // moves of an entry that died later in the same release
-  double cpu_ms = 0;                   // thread CPU clock, on the scratch copy
-  std::vector<EntryState> layout;      // [lo, hi) after
+  unsigned long long moves = 0;    // entries moved, each one rewire
+  unsigned long long wasted = 0;   // moves of an entry that died later in the same release
+  double cpu_ms = 0;               // thread CPU clock, on the scratch copy
+  std::vector<EntryState> layout;  // [lo, hi) after
 };
 struct WhatIf {
   bool done = false;
-  std::string problem;                 // why it could not run (steps dropped, no victims)
+  std::string problem;  // why it could not run (steps dropped, no victims)
   unsigned long long serial = 0;
   int pool = 0;
   unsigned lo = 0, hi = 0, holes = 0;
-  std::array<WhatIfResult, 3> results; // one at a time, tail fill, compaction
+  std::array<WhatIfResult, 3> results;  // one at a time, tail fill, compaction
 };
 WhatIf run_what_if(const ReleaseReplay& r, unsigned component_bytes);
 

@@ -101,7 +101,8 @@ void plot_series(const char* label, const Series& s, const char* overlay, float 
   const float width = ImGui::GetContentRegionAvail().x;
   static std::vector<float> points;  // reused: the debugger draws on one thread
   plot_points(s, int(width), scale == Scale::FromZero, range.bottom, points);
-  ImGui::PlotLines(label, points.data(), int(points.size()), 0, overlay, 0.0f, float(range.top - range.bottom), ImVec2(width, height));
+  ImGui::PlotLines(label, points.data(), int(points.size()), 0, overlay, 0.0f, float(range.top - range.bottom),
+                   ImVec2(width, height));
   // The points are drawn from the plot's bottom: Dear ImGui's own tooltip would show them
   // so. This one, over it, names the same two points (its arithmetic) in the series' units.
   if (ImGui::IsItemHovered() && points.size() >= 2) {
@@ -153,7 +154,8 @@ struct CellRect {
 };
 CellRect sim_region(const Game& g) {
   if (g.region_w <= 0 || g.region_h <= 0) return {0, 0, float(g.width), float(g.height)};
-  return {g.region_x, g.region_y, std::min(g.region_w, float(g.width) - g.region_x), std::min(g.region_h, float(g.height) - g.region_y)};
+  return {g.region_x, g.region_y, std::min(g.region_w, float(g.width) - g.region_x),
+          std::min(g.region_h, float(g.height) - g.region_y)};
 }
 
 // Picks up to k positions of random simulated ants (reservoir sampling), so that stress
@@ -170,7 +172,8 @@ std::vector<ImVec2> random_ant_spots(Debugger& dbg, Game& g, int k) {
     else if (unsigned long long j = next_random(dbg.rng) % seen; j < (unsigned long long)k) spots[size_t(j)] = p;
   });
   const CellRect r = sim_region(g);
-  while (spots.size() < size_t(k)) spots.push_back(ImVec2(r.x + random_unit(dbg.rng) * r.w, r.y + random_unit(dbg.rng) * r.h));
+  while (spots.size() < size_t(k))
+    spots.push_back(ImVec2(r.x + random_unit(dbg.rng) * r.w, r.y + random_unit(dbg.rng) * r.h));
   return spots;
 }
 
@@ -254,7 +257,8 @@ void debugger_init(Debugger& dbg, bool open) {
   for (auto& s : dbg.removes_history) size_series(s, kHistoryTicks);
   size_series(dbg.alive_history, kHistoryTicks);
   for (auto& s : dbg.system_history) size_series(s, kHistoryFrames);
-  for (Series* s : {&dbg.build_history, &dbg.submit_history, &dbg.ui_history, &dbg.fps_history, &dbg.tps_history, &dbg.rss_history})
+  for (Series* s :
+       {&dbg.build_history, &dbg.submit_history, &dbg.ui_history, &dbg.fps_history, &dbg.tps_history, &dbg.rss_history})
     size_series(*s, kHistoryFrames);
 }
 
@@ -263,7 +267,8 @@ bool debugger_handle_key(Debugger& dbg, const SDL_Event& e) {
   if (e.key.repeat) return true;
   dbg.open = !dbg.open;
   // Opening brings back every window the player closed.
-  if (dbg.open) dbg.show_pools = dbg.show_pool_map = dbg.show_inspector = dbg.show_chunks = dbg.show_frame = dbg.show_stress = true;
+  if (dbg.open)
+    dbg.show_pools = dbg.show_pool_map = dbg.show_inspector = dbg.show_chunks = dbg.show_frame = dbg.show_stress = true;
   return true;
 }
 
@@ -327,7 +332,8 @@ namespace {
 // (a bomb, fire, kill %) or any batch of ten or more, never a single remove.
 bool worth_showing(const ColonyEcs::JournalRelease& r) {
   if (r.path == ecs::ReleasePath::RemoveOne || r.victims == 0) return false;
-  const u32 loud = release_cause_bit(DeathCause::Explosion) | release_cause_bit(DeathCause::Fire) | release_cause_bit(DeathCause::Culled);
+  const u32 loud = release_cause_bit(DeathCause::Explosion) | release_cause_bit(DeathCause::Fire) |
+                   release_cause_bit(DeathCause::Culled);
   return (r.cause & loud) || r.victims >= 10;
 }
 
@@ -337,7 +343,9 @@ void notice_releases(Debugger& dbg, const Game& g) {
   const auto& j = g.ecs->journal();
   const unsigned long long count = j.release_count();
   unsigned long long pick = ~0ull;
-  for (unsigned long long s = std::max(dbg.theatre_seen, count > j.release_capacity() ? count - j.release_capacity() : 0); s < count; ++s) {
+  for (unsigned long long s =
+           std::max(dbg.theatre_seen, count > j.release_capacity() ? count - j.release_capacity() : 0);
+       s < count; ++s) {
     const ColonyEcs::JournalRelease* r = j.release(s);
     if (!r || r->path == ecs::ReleasePath::RemoveOne || r->victims == 0) continue;
     if (r->tick + 1 == g.tick) {
@@ -363,7 +371,10 @@ bool debugger_pick_release(Debugger& dbg, const Game& g, unsigned long long seri
   int pool = dbg.map_pool;
   if (r->pools[size_t(pool)].path == ecs::ReleasePath::None)
     for (int i = 0; i < kMaxPools; ++i)
-      if (r->pools[size_t(i)].path != ecs::ReleasePath::None) { pool = i; break; }
+      if (r->pools[size_t(i)].path != ecs::ReleasePath::None) {
+        pool = i;
+        break;
+      }
   if (!load_replay(dbg.replay, *g.ecs, serial, pool)) return false;
   dbg.map_pool = pool;
   dbg.theatre = true;
@@ -371,7 +382,8 @@ bool debugger_pick_release(Debugger& dbg, const Game& g, unsigned long long seri
   dbg.play_due = 0;
   dbg.what_if = WhatIf{};
   // About eight seconds for the whole release, at least a move a second.
-  dbg.moves_per_second = std::clamp(float(dbg.replay.steps.size()) / 8.0f, 1.0f, std::max(1.0f, float(dbg.replay.steps.size())));
+  dbg.moves_per_second =
+      std::clamp(float(dbg.replay.steps.size()) / 8.0f, 1.0f, std::max(1.0f, float(dbg.replay.steps.size())));
   return true;
 }
 
@@ -411,7 +423,8 @@ void debugger_after_tick(Debugger& dbg, Game& g) {
   if (dbg.validate_every_tick) debugger_validate(dbg, g);
   if (dbg.auto_bomb && !dbg.commands_off && g.tick >= dbg.auto_bomb_next_tick) {
     queue_random_bombs(dbg, g);
-    dbg.auto_bomb_next_tick = g.tick + (unsigned long long)std::max(1.0f, dbg.auto_bomb_seconds * float(kTicksPerSecond));
+    dbg.auto_bomb_next_tick =
+        g.tick + (unsigned long long)std::max(1.0f, dbg.auto_bomb_seconds * float(kTicksPerSecond));
   }
 }
 
@@ -522,10 +535,11 @@ void draw_pool_row(Debugger& dbg, size_t i, const PoolPanelRow& row) {
     draw_fill_bar(row);
     ImGui::Text("high-water %u (red)  owners %u  max %u", row.high_water, row.owners, row.max_per_entity);
     ImGui::TextWrapped("reserved unused %llu slots = %.1f KiB slack (%llu B each)", row.reserved_unused,
-                double(row.slack_bytes) / 1024.0, row.component_bytes);
+                       double(row.slack_bytes) / 1024.0, row.component_bytes);
     // What a fixed array of max_per_entity per owner would hold instead of `taken`.
-    text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "fixed-max arrays: %llu slots (%.1fx), pool %.1f MiB",
-                         row.fixed_max_slots, row.taken ? double(row.fixed_max_slots) / double(row.taken) : 0.0,
+    text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                         "fixed-max arrays: %llu slots (%.1fx), pool %.1f MiB", row.fixed_max_slots,
+                         row.taken ? double(row.fixed_max_slots) / double(row.taken) : 0.0,
                          double(row.pool_bytes) / (1024.0 * 1024.0));
     draw_counters_table(row);
     char overlay[64];
@@ -565,17 +579,17 @@ void draw_last_release(const Debugger& dbg, const PoolPanelData& d) {
   const double mib = 1.0 / (1024.0 * 1024.0);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (d.small_world)
-    ImGui::TextWrapped("release footprint %.1f MiB, at most %.1f: every kill goes one at a time", double(d.release_footprint) * mib,
-                       double(d.small_world_bytes) * mib);
+    ImGui::TextWrapped("release footprint %.1f MiB, at most %.1f: every kill goes one at a time",
+                       double(d.release_footprint) * mib, double(d.small_world_bytes) * mib);
   else
-    ImGui::TextWrapped("release footprint %.1f MiB: a kill of over %u takes the batch passes", double(d.release_footprint) * mib,
-                       d.swap_release_max);
+    ImGui::TextWrapped("release footprint %.1f MiB: a kill of over %u takes the batch passes",
+                       double(d.release_footprint) * mib, d.swap_release_max);
   ImGui::PopStyleColor();
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("live directory rows and taken pool entries: what a release may touch");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("live directory rows and taken pool entries: what a release may touch");
   if (dbg.release_seen)
-    ImGui::TextWrapped("last kill: tick %llu, %u dead, destroy %.3f ms (thread CPU clock; the Frame panel's `destroy` of that tick)",
-                       dbg.release_tick, dbg.release_victims, dbg.release_destroy_ms);
+    ImGui::TextWrapped(
+        "last kill: tick %llu, %u dead, destroy %.3f ms (thread CPU clock; the Frame panel's `destroy` of that tick)",
+        dbg.release_tick, dbg.release_victims, dbg.release_destroy_ms);
   const ColonyEcs::ReleaseTimes& r = d.last_release;
   if (r.batches == 0) {
     ImGui::TextDisabled("no batch passes yet");
@@ -585,9 +599,10 @@ void draw_last_release(const Debugger& dbg, const PoolPanelData& d) {
   char closes[256] = "";
   size_t used = 0;
   for (size_t i = 0; i < d.pools.size() && used < sizeof closes; ++i)
-    used += size_t(std::snprintf(closes + used, sizeof closes - used, ", %s %lld", d.pools[i].name.c_str(), us(r.close_ms[i])));
-  ImGui::TextWrapped("last batch passes: %llu dead in %lld us CPU (order %lld, mark %lld%s)", (unsigned long long)r.victims,
-                     us(r.total_ms()), us(r.sort_ms), us(r.mark_ms), closes);
+    used += size_t(
+        std::snprintf(closes + used, sizeof closes - used, ", %s %lld", d.pools[i].name.c_str(), us(r.close_ms[i])));
+  ImGui::TextWrapped("last batch passes: %llu dead in %lld us CPU (order %lld, mark %lld%s)",
+                     (unsigned long long)r.victims, us(r.total_ms()), us(r.sort_ms), us(r.mark_ms), closes);
 }
 
 void pools_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink&) {
@@ -621,7 +636,8 @@ void draw_kind_legend() {
 
 // Screen position of a cell's top-left corner.
 ImVec2 cell_pos(ImVec2 origin, const PoolMapLayout& l, size_t cell) {
-  return ImVec2(origin.x + float(cell % size_t(l.columns)) * l.cell_px, origin.y + float(cell / size_t(l.columns)) * l.cell_px);
+  return ImVec2(origin.x + float(cell % size_t(l.columns)) * l.cell_px,
+                origin.y + float(cell / size_t(l.columns)) * l.cell_px);
 }
 
 // Remembers each visible cell's first owner; a cell whose owner changed since the last
@@ -636,13 +652,15 @@ void update_map_flash(Debugger& dbg, bool same_view) {
   for (size_t i = 0; i < count; ++i) {
     const Handle h = dbg.map_cells[i].first_owner;
     const unsigned long long owner = (unsigned long long)h.index << 32 | h.generation;
-    if (same_view && owner != 0 && dbg.map_prev_owner[i] != 0 && owner != dbg.map_prev_owner[i]) dbg.map_flash[i] = 1.0f;
+    if (same_view && owner != 0 && dbg.map_prev_owner[i] != 0 && owner != dbg.map_prev_owner[i])
+      dbg.map_flash[i] = 1.0f;
     dbg.map_prev_owner[i] = owner;
   }
 }
 
 bool theatre_on(const Debugger& dbg, int pool);
-void draw_theatre_overlay(const Debugger& dbg, const PoolMapLayout& layout, ImVec2 origin, size_t first_cell, size_t cells);
+void draw_theatre_overlay(const Debugger& dbg, const PoolMapLayout& layout, ImVec2 origin, size_t first_cell,
+                          size_t cells);
 
 void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayout& layout, ImVec2 origin, int row_begin,
                          int row_end) {
@@ -651,8 +669,8 @@ void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayou
   const size_t first_cell = size_t(row_begin) * size_t(layout.columns);
   const unsigned long long every = layout.range > (1u << 20) ? 4 : 1;
   const bool same_view = dbg.map_cells_pool == layout.pool && dbg.map_cells_columns == layout.columns &&
-                         dbg.map_cells_entries_per_cell == layout.entries_per_cell && dbg.map_cells_row_begin == row_begin &&
-                         dbg.map_cells_row_end == row_end;
+                         dbg.map_cells_entries_per_cell == layout.entries_per_cell &&
+                         dbg.map_cells_row_begin == row_begin && dbg.map_cells_row_end == row_end;
   for (float& f : dbg.map_flash) f = std::max(0.0f, f - ImGui::GetIO().DeltaTime * 2.0f);  // half a second
   if (!same_view || dbg.frames >= dbg.map_cells_frame + every) {
     dbg.map_cells = gather_pool_map(ecs, layout, row_begin, row_end);
@@ -673,9 +691,11 @@ void draw_pool_map_cells(Debugger& dbg, const ColonyEcs& ecs, const PoolMapLayou
     const PoolMapCell& c = cells[i];
     // A full cell is one rect; a free or partly filled one also gets the free colour.
     if (c.fill < 1) dl->AddRectFilled(p, ImVec2(p.x + cs - gap, p.y + cs - gap), kFreeCellColor);
-    if (c.fill > 0) dl->AddRectFilled(ImVec2(p.x, p.y + (cs - gap) * (1 - c.fill)), ImVec2(p.x + cs - gap, p.y + cs - gap), c.color);
+    if (c.fill > 0)
+      dl->AddRectFilled(ImVec2(p.x, p.y + (cs - gap) * (1 - c.fill)), ImVec2(p.x + cs - gap, p.y + cs - gap), c.color);
     if (dbg.map_flash[i] > 0)
-      dl->AddRectFilled(p, ImVec2(p.x + cs - gap, p.y + cs - gap), IM_COL32(255, 255, 255, int(200 * dbg.map_flash[i])));
+      dl->AddRectFilled(p, ImVec2(p.x + cs - gap, p.y + cs - gap),
+                        IM_COL32(255, 255, 255, int(200 * dbg.map_flash[i])));
   }
   if (theatre_on(dbg, layout.pool)) {
     draw_theatre_overlay(dbg, layout, origin, first_cell, cells.size());
@@ -715,7 +735,8 @@ const ecs::JournalStep* current_step(const ReleaseReplay& r) { return r.cursor ?
 void draw_release_list(Debugger& dbg, Game& g) {
   std::vector<ReleaseRow> rows = gather_release_list(*g.ecs, 64, dbg.theatre_removes);
   const float h = ImGui::GetTextLineHeightWithSpacing() * 5.5f;
-  ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+  ImGuiTableFlags flags =
+      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("releases", 6, flags, ImVec2(0, h))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   for (const char* c : {"tick", "cause", "victims", "path", "moves", "CPU ms"}) ImGui::TableSetupColumn(c);
@@ -757,12 +778,12 @@ void draw_current_step(Debugger& dbg, Game& g, DebugLink& link) {
   const char* kind = k == Kind::Count ? "entity (gone now)" : kind_name(k);
   switch (s->kind) {
     case ecs::StepKind::Hole:
-      ImGui::TextWrapped("entry %u freed: it was slot %u of %s %u:%u", s->from, unsigned(s->local), kind, s->owner.index,
-                         s->owner.generation);
+      ImGui::TextWrapped("entry %u freed: it was slot %u of %s %u:%u", s->from, unsigned(s->local), kind,
+                         s->owner.index, s->owner.generation);
       return;
     case ecs::StepKind::Renumber:
-      ImGui::TextWrapped("entry %u is now slot %u of %s %u:%u (its later slots shift down)", s->from, unsigned(s->local), kind,
-                         s->owner.index, s->owner.generation);
+      ImGui::TextWrapped("entry %u is now slot %u of %s %u:%u (its later slots shift down)", s->from,
+                         unsigned(s->local), kind, s->owner.index, s->owner.generation);
       return;
     case ecs::StepKind::Move: break;
   }
@@ -790,7 +811,8 @@ void draw_what_if(Debugger& dbg, Game& g) {
     dbg.what_if = run_what_if(dbg.replay, v.component_bytes);
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("the victims released again from this pool's before-state, on a scratch copy (the game is untouched)");
+    ImGui::SetTooltip(
+        "the victims released again from this pool's before-state, on a scratch copy (the game is untouched)");
   const WhatIf& w = dbg.what_if;
   if (!w.problem.empty()) ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", w.problem.c_str());
   if (!w.done || w.serial != dbg.replay.serial || w.pool != dbg.replay.pool) return;
@@ -814,7 +836,8 @@ void draw_what_if(Debugger& dbg, Game& g) {
   // The three layouts side by side: each a strip of the touched entries, free cells dark.
   const float width = (ImGui::GetContentRegionAvail().x - 8) / 3, cs = 3;
   const int columns = std::max(1, int(width / cs)), rows = 12;
-  const unsigned n = w.hi - w.lo, per = std::max(1u, unsigned((n + unsigned(columns * rows) - 1) / unsigned(columns * rows)));
+  const unsigned n = w.hi - w.lo,
+                 per = std::max(1u, unsigned((n + unsigned(columns * rows) - 1) / unsigned(columns * rows)));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   for (size_t i = 0; i < w.results.size(); ++i) {
@@ -878,20 +901,24 @@ void draw_theatre(Debugger& dbg, Game& g, DebugLink& link) {
   ImGui::SliderFloat("##speed", &dbg.moves_per_second, 1.0f, most, all ? "all at once" : "%.0f moves/s",
                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   if (dbg.playing && dbg.moves_per_second >= most) replay_seek(r, total), dbg.playing = false;
-  ImGui::Text("step %zu / %zu   moves %llu   taken %u -> %u (boundary %u)", r.cursor, total, r.moves_done, r.hi, r.taken_after,
-              r.boundary);
-  if (r.dropped) ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "the journal kept the first %zu steps; %llu more did not fit", total, r.dropped);
+  ImGui::Text("step %zu / %zu   moves %llu   taken %u -> %u (boundary %u)", r.cursor, total, r.moves_done, r.hi,
+              r.taken_after, r.boundary);
+  if (r.dropped)
+    ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "the journal kept the first %zu steps; %llu more did not fit", total,
+                       r.dropped);
   draw_current_step(dbg, g, link);
   if (const ColonyEcs::JournalRelease* rel = g.ecs->journal().release(r.serial))
-    text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "tick %llu, %s: %s", (unsigned long long)rel->tick,
-                         release_cause_text(rel->cause).c_str(), explain_release(*g.ecs, *rel).c_str());
+    text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "tick %llu, %s: %s",
+                         (unsigned long long)rel->tick, release_cause_text(rel->cause).c_str(),
+                         explain_release(*g.ecs, *rel).c_str());
   draw_what_if(dbg, g);
 }
 
 // The replay drawn over the map's cells: holes red, survivors moved in cyan, entries left
 // behind dark; the current move an arrow from its source cell to its destination; the
 // boundary where the replay stands.
-void draw_theatre_overlay(const Debugger& dbg, const PoolMapLayout& layout, ImVec2 origin, size_t first_cell, size_t cells) {
+void draw_theatre_overlay(const Debugger& dbg, const PoolMapLayout& layout, ImVec2 origin, size_t first_cell,
+                          size_t cells) {
   const ReleaseReplay& r = dbg.replay;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float cs = layout.cell_px, gap = cs >= 4 ? 1.0f : 0.0f;
@@ -915,7 +942,8 @@ void draw_theatre_overlay(const Debugger& dbg, const PoolMapLayout& layout, ImVe
       band(c.vacant, kFreeCellColor);
     }
     if (c.moves_through && layout.entries_per_cell > 1)
-      dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(q.x + 1, q.y + 1), IM_COL32(255, 220, 40, std::min(255, 60 + 20 * int(c.moves_through))));
+      dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(q.x + 1, q.y + 1),
+                  IM_COL32(255, 220, 40, std::min(255, 60 + 20 * int(c.moves_through))));
   }
   // The boundary where the replay stands.
   {
@@ -982,7 +1010,9 @@ void pool_map_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) 
   PoolMapLayout layout = layout_pool_map(ecs, dbg.map_pool, dbg.map_show_capacity, view_w,
                                          std::max(avail.y - 2 * text_h, cs), cs, dbg.map_exact);
   if (layout.range == 0) ImGui::TextWrapped("no entries");
-  else ImGui::TextWrapped("entries 0..%u, %u per cell, taken %u (white bar)", layout.range - 1, layout.entries_per_cell, layout.taken);
+  else
+    ImGui::TextWrapped("entries 0..%u, %u per cell, taken %u (white bar)", layout.range - 1, layout.entries_per_cell,
+                       layout.taken);
   bool child = dbg.map_exact;
   if (child) ImGui::BeginChild("map_scroll", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, cs)), false);
   if (child && theatre_on(dbg, layout.pool) && dbg.playing) {
@@ -1021,7 +1051,8 @@ void pool_map_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) 
                         h.kind == Kind::Count ? "?" : kind_name(h.kind), h.owner_chunk, h.local);
       if (clicked) select_entity(dbg, link, h.owner);
     } else if (h.on_map && h.entry < layout.taken) {
-      ImGui::SetTooltip("entry %u: its owner %u:%u is not alive (run the validator)", h.entry, h.owner.index, h.owner.generation);
+      ImGui::SetTooltip("entry %u: its owner %u:%u is not alive (run the validator)", h.entry, h.owner.index,
+                        h.owner.generation);
     } else if (h.on_map) {
       ImGui::SetTooltip("entry %u: free (taken is %u)", h.entry, layout.taken);
     }
@@ -1050,7 +1081,8 @@ void draw_slot_table(const PoolSlots& ps) {
     else ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "BROKEN");
     // Wrapped to the column: a render piece's fields are wider than the panel.
     ImGui::TableNextColumn();
-    text_wrapped_colored(ImGui::GetStyleColorVec4(s.added ? ImGuiCol_Text : ImGuiCol_TextDisabled), "%s", s.data.c_str());
+    text_wrapped_colored(ImGui::GetStyleColorVec4(s.added ? ImGuiCol_Text : ImGuiCol_TextDisabled), "%s",
+                         s.data.c_str());
   }
   ImGui::EndTable();
 }
@@ -1083,7 +1115,8 @@ void inspector_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link)
     ImGui::Text("%s", kind_name(b.kind));
   }
   ImGui::Text("pos (%.1f, %.1f)   heading %.2f", b.x, b.y, b.heading);
-  if (is_ant(b.kind)) ImGui::Text("legs %u   antennae %u   carrying %u", unsigned(b.legs), unsigned(b.antennae), unsigned(b.carrying));
+  if (is_ant(b.kind))
+    ImGui::Text("legs %u   antennae %u   carrying %u", unsigned(b.legs), unsigned(b.antennae), unsigned(b.carrying));
   if (b.kind == Kind::Food || b.kind == Kind::Corpse) ImGui::Text("amount %u", b.amount);
   if (d.bad_back_pointers) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%u broken back-pointers", d.bad_back_pointers);
   if (ImGui::Button("camera to it")) {
@@ -1095,8 +1128,8 @@ void inspector_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link)
   if (ImGui::Button("clear selection")) select_entity(dbg, link, Handle{});
   for (const PoolSlots& ps : d.pools) {
     char label[128];
-    std::snprintf(label, sizeof label, "%s: %u added / %u reserved (max %u)###%s", ps.name.c_str(), ps.added, ps.reserved,
-                  ps.max, ps.name.c_str());
+    std::snprintf(label, sizeof label, "%s: %u added / %u reserved (max %u)###%s", ps.name.c_str(), ps.added,
+                  ps.reserved, ps.max, ps.name.c_str());
     if (ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_DefaultOpen)) {
       if (!ps.slots.empty()) draw_slot_table(ps);
       ImGui::TreePop();
@@ -1109,7 +1142,8 @@ void inspector_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link)
 void chunks_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   int mode = int(dbg.chunk_mode);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::Combo("##count", &mode, "all entities\0all but tiles\0ants (walks all)\0")) dbg.chunk_mode = ChunkCount(mode);
+  if (ImGui::Combo("##count", &mode, "all entities\0all but tiles\0ants (walks all)\0"))
+    dbg.chunk_mode = ChunkCount(mode);
   // Counting ants walks every entity: every 10 frames, and more rarely in big worlds (about
   // once every two seconds with two million entities). The other counts are O(chunks).
   const unsigned long long refresh = dbg.chunk_mode == ChunkCount::Ants ? 10 + g.ecs->live_count() / 20000 : 1;
@@ -1123,12 +1157,14 @@ void chunks_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   ImGui::TextWrapped("%ux%u chunks, %u cells", d.chunks_x, d.chunks_y, d.chunk_cells);
   ImVec2 avail = ImGui::GetContentRegionAvail();
   avail.y -= 3 * ImGui::GetTextLineHeightWithSpacing();  // the legend below the map
-  float px = std::clamp(std::min(avail.x / float(std::max(1u, d.chunks_x)), avail.y / float(std::max(1u, d.chunks_y))), 1.0f, 32.0f);
+  float px = std::clamp(std::min(avail.x / float(std::max(1u, d.chunks_x)), avail.y / float(std::max(1u, d.chunks_y))),
+                        1.0f, 32.0f);
   ImVec2 o = ImGui::GetCursorScreenPos();
   dbg.chunk_origin_x = o.x;
   dbg.chunk_origin_y = o.y;
   dbg.chunk_px = px;
-  ImGui::InvisibleButton("chunks", ImVec2(std::max(1.0f, px * float(d.chunks_x)), std::max(1.0f, px * float(d.chunks_y))));
+  ImGui::InvisibleButton("chunks",
+                         ImVec2(std::max(1.0f, px * float(d.chunks_x)), std::max(1.0f, px * float(d.chunks_y))));
   bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float norm = std::log1p(float(std::max(1u, d.max_value)));
@@ -1146,7 +1182,8 @@ void chunks_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   }
   // Simulation region outline.
   const CellRect r = sim_region(g);
-  dl->AddRect(ImVec2(o.x + r.x * k, o.y + r.y * k), ImVec2(o.x + (r.x + r.w) * k, o.y + (r.y + r.h) * k), IM_COL32(255, 255, 255, 255), 0, 0, 2);
+  dl->AddRect(ImVec2(o.x + r.x * k, o.y + r.y * k), ImVec2(o.x + (r.x + r.w) * k, o.y + (r.y + r.h) * k),
+              IM_COL32(255, 255, 255, 255), 0, 0, 2);
   if (hovered) {
     ImVec2 m = ImGui::GetIO().MousePos;
     int c = hit_test_chunk_map(d, px, m.x - o.x, m.y - o.y);
@@ -1195,14 +1232,16 @@ void frame_panel(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink&) {
     plot_series("##t", s, overlay, 26);
     ImGui::PopID();
   };
-  for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i) row(system_name(SystemTimes::Id(i)), dbg.system_history[size_t(i)]);
+  for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i)
+    row(system_name(SystemTimes::Id(i)), dbg.system_history[size_t(i)]);
   row("render build", dbg.build_history);
   row("render submit", dbg.submit_history);
   row("ui", dbg.ui_history);
   row("fps", dbg.fps_history, "%s %.1f (max %.1f)");
   row("tps", dbg.tps_history, "%s %.1f (max %.1f)");
   // Memory as a level: a run whose memory climbs frame by frame draws a slope.
-  std::snprintf(overlay, sizeof overlay, "resident memory %.0f MB (max %.0f)", dbg.rss_history.last(), dbg.rss_history.max());
+  std::snprintf(overlay, sizeof overlay, "resident memory %.0f MB (max %.0f)", dbg.rss_history.last(),
+                dbg.rss_history.max());
   plot_series("##rss", dbg.rss_history, overlay, 26, Scale::Span);
 }
 
@@ -1226,8 +1265,9 @@ void stress_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   ImGui::PushItemWidth(std::max(110.0f, ImGui::GetContentRegionAvail().x * 0.5f));
   if (dbg.commands_off)
     text_wrapped_colored(kSessionColor, "%s",
-                         dbg.commands_off_why.empty() ? "The replay plays its recorded commands: these come back at its end."
-                                                      : dbg.commands_off_why.c_str());
+                         dbg.commands_off_why.empty()
+                             ? "The replay plays its recorded commands: these come back at its end."
+                             : dbg.commands_off_why.c_str());
   ImGui::BeginDisabled(dbg.commands_off);
 
   section_title("Spawn");
@@ -1260,7 +1300,8 @@ void stress_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
     for (int i = 0; i < int(dbg.scenario_files.size()); ++i)
       if (std::filesystem::equivalent(dbg.scenario_files[size_t(i)], link.running_scenario, ec)) dbg.scenario_pick = i;
   }
-  const char* current = dbg.scenario_files.empty() ? "(none found)" : dbg.scenario_files[size_t(dbg.scenario_pick)].c_str();
+  const char* current =
+      dbg.scenario_files.empty() ? "(none found)" : dbg.scenario_files[size_t(dbg.scenario_pick)].c_str();
   ImGui::SetNextItemWidth(-FLT_MIN);  // the whole row: long file names stay readable
   if (ImGui::BeginCombo("##file", std::filesystem::path(current).filename().string().c_str())) {
     for (int i = 0; i < int(dbg.scenario_files.size()); ++i) {
@@ -1270,7 +1311,8 @@ void stress_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
     ImGui::EndCombo();
   }
   ImGui::BeginDisabled(dbg.commands_off);
-  if (ImGui::Button("load") && !dbg.scenario_files.empty()) link.load_scenario = dbg.scenario_files[size_t(dbg.scenario_pick)];
+  if (ImGui::Button("load") && !dbg.scenario_files.empty())
+    link.load_scenario = dbg.scenario_files[size_t(dbg.scenario_pick)];
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("rescan")) list_scenarios(dbg);
@@ -1287,7 +1329,8 @@ void stress_panel(Debugger& dbg, Game& g, const FrameTimes&, DebugLink& link) {
   ImGui::Text("checked %llu, violations %llu", dbg.validated_ticks, dbg.violation_count);
   if (dbg.validated_ticks) ImGui::TextDisabled("last run %.1f ms", dbg.validate_ms);
   if (!dbg.first_violation.empty())
-    text_wrapped_colored(ImVec4(1, 0.35f, 0.35f, 1), "first (tick %llu): %s", dbg.first_violation_tick, dbg.first_violation.c_str());
+    text_wrapped_colored(ImVec4(1, 0.35f, 0.35f, 1), "first (tick %llu): %s", dbg.first_violation_tick,
+                         dbg.first_violation.c_str());
   ImGui::PopItemWidth();
 }
 

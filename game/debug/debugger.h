@@ -31,7 +31,7 @@ struct FrameTimes {
   double submit_ms = 0;  // submitting it (SDL_RenderGeometry + present)
   double ui_ms = 0;      // ImGui (previous frame)
   double fps = 0;
-  double tps = 0;        // simulation ticks per second
+  double tps = 0;                      // simulation ticks per second
   double rss_mb = 0, peak_rss_mb = 0;  // the process's resident memory now and at its most (MiB)
 };
 
@@ -77,9 +77,9 @@ struct PlotRange {
 };
 PlotRange plot_range(const Series& s, bool from_zero);
 
-inline constexpr int kHistoryTicks = 1800;   // ~30 s at 60 ticks/s
-inline constexpr int kHistoryFrames = 600;   // ~10 s of frames
-inline constexpr int kMaxSystems = 8;        // per-system timers kept (Game::times)
+inline constexpr int kHistoryTicks = 1800;  // ~30 s at 60 ticks/s
+inline constexpr int kHistoryFrames = 600;  // ~10 s of frames
+inline constexpr int kMaxSystems = 8;       // per-system timers kept (Game::times)
 
 struct Debugger {
   // Visibility (F3 toggles `open`; each window has its own close box).
@@ -112,10 +112,10 @@ struct Debugger {
   Handle link_seen;  // last value seen in DebugLink::selected (detects the window's clicks)
 
   // Pool map view.
-  int map_pool = 0;             // which pool
-  int map_cell_px = 6;          // cell side in pixels
-  bool map_show_capacity = false;  // range: capacity instead of high-water mark
-  bool map_exact = false;          // one entry per cell, scrolling through the pool
+  int map_pool = 0;                  // which pool
+  int map_cell_px = 6;               // cell side in pixels
+  bool map_show_capacity = false;    // range: capacity instead of high-water mark
+  bool map_exact = false;            // one entry per cell, scrolling through the pool
   bool map_scroll_to_taken = false;  // once (the "to taken" button)
   bool map_follow_taken = false;     // every frame, as the boundary moves (a bomb's cliff)
   // Cells as last gathered (regathered every frame, or every fourth in huge pools).
@@ -127,9 +127,9 @@ struct Debugger {
   // tail). Kept for the cells on screen only; reset when the view changes.
   std::vector<unsigned long long> map_prev_owner;  // owner handle (index << 32 | generation) per visible cell
   std::vector<float> map_flash;                    // 1 = just changed, fades to 0
-  PoolMapHit map_hover;         // what the mouse is over this frame
-  PoolMapLayout map_layout;     // as drawn last frame
-  float map_origin_x = 0, map_origin_y = 0;  // screen position of the map's first cell
+  PoolMapHit map_hover;                            // what the mouse is over this frame
+  PoolMapLayout map_layout;                        // as drawn last frame
+  float map_origin_x = 0, map_origin_y = 0;        // screen position of the map's first cell
 
   // Release theatre (in the Pool map panel): a release of the engine's journal replayed
   // move by move on the map. The journal is on while the debugger is open.
@@ -139,9 +139,9 @@ struct Debugger {
   unsigned long long theatre_seen = 0;  // the journal's release count when last looked at
   ReleaseReplay replay;
   bool playing = false;
-  float moves_per_second = 20;          // up to the release's whole length: all at once
-  double play_due = 0;                  // steps owed to the cursor by the time played
-  bool follow_owner = true;             // the inspector shows the moving entry's owner
+  float moves_per_second = 20;  // up to the release's whole length: all at once
+  double play_due = 0;          // steps owed to the cursor by the time played
+  bool follow_owner = true;     // the inspector shows the moving entry's owner
   WhatIf what_if;
   // The latest tick with a kill in it, and its `destroy` time (the tick's Destroy system, thread
   // CPU clock): what the Pools panel shows as the release's time, the Frame panel's measure.
@@ -206,8 +206,8 @@ struct Debugger {
   unsigned long long validated_ticks = 0;
   unsigned long long violation_count = 0;  // violations found, all ticks together
   unsigned long long violating_ticks = 0;
-  double validate_ms = 0;                  // wall time of the last validator run
-  std::string first_violation;             // text of the first violation seen
+  double validate_ms = 0;       // wall time of the last validator run
+  std::string first_violation;  // text of the first violation seen
   unsigned long long first_violation_tick = 0;
 
   // Scenario loader.

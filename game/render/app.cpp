@@ -34,7 +34,8 @@ namespace {
 
 uint64_t now_ns() {
   return uint64_t(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 double ms_since(uint64_t t0) { return double(now_ns() - t0) / 1e6; }
 
@@ -106,7 +107,9 @@ bool shows_whole_map(const App& app) {
 }
 
 // A tool used during a replay: the recording's commands alone act until its end.
-void say_tools_off(App& app) { show_notice(app, "the replay plays its recorded commands: the tools are back at its end"); }
+void say_tools_off(App& app) {
+  show_notice(app, "the replay plays its recorded commands: the tools are back at its end");
+}
 
 }  // namespace
 
@@ -117,7 +120,9 @@ void install_game(App& app, std::unique_ptr<Game> game, const std::string& path)
   app.notice.clear(), app.notice_until = 0;
   app.fate_note.clear(), app.fate_note_until = 0;
   for (size_t i = 0; i < kMaxColonies; ++i)
-    app.fate_seen[i] = i < app.game->colonies.size() && app.game->colonies[i].fate != Fate::None ? app.game->colonies[i].fate_tick + 1 : 0;
+    app.fate_seen[i] = i < app.game->colonies.size() && app.game->colonies[i].fate != Fate::None
+                           ? app.game->colonies[i].fate_tick + 1
+                           : 0;
   app.rate_since = app.seconds;
   app.scenario_path = path;
   // The world's own scenario: a save or a replay names the scenario it began from.
@@ -347,7 +352,8 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
   }
   // A past tick is looked at, not changed: the tools act once play goes on from it.
   if (rewound(app)) {
-    if (first_press) show_notice(app, "a past tick: Space plays on from it (dropping the recorded future), End goes back to live");
+    if (first_press)
+      show_notice(app, "a past tick: Space plays on from it (dropping the recorded future), End goes back to live");
     return;
   }
   Command c;
@@ -363,7 +369,8 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
                          (under == Terrain::Water ? "water" : "rock"));
     return;
   }
-  if (!queue_command(g, c) && first_press) show_notice(app, "refused: this tick's commands already touch the map's cells many times over");
+  if (!queue_command(g, c) && first_press)
+    show_notice(app, "refused: this tick's commands already touch the map's cells many times over");
 }
 
 // [SECTION] Events
@@ -408,12 +415,9 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
     // Esc closes what is open first (the help, then the selection), and quits when
     // nothing is; Q and Ctrl+Q quit.
     case SDLK_ESCAPE:
-      if (app.show_help)
-        app.show_help = false;
-      else if (!app.selected.is_null() || app.follow)
-        app.selected = app.link.selected = {}, app.follow = false;
-      else
-        app.quit = true;
+      if (app.show_help) app.show_help = false;
+      else if (!app.selected.is_null() || app.follow) app.selected = app.link.selected = {}, app.follow = false;
+      else app.quit = true;
       break;
     case SDLK_q: app.quit = true; break;
     case SDLK_SPACE:
@@ -559,7 +563,8 @@ void app_handle_event(App& app, const SDL_Event& e) {
       break;
     case SDL_MOUSEMOTION:
       if (app.dragging) drag_camera_to(app, e.motion.x, e.motion.y);
-      if (app.painting && !ui_mouse) continue_stroke(app, world_x(cam, float(e.motion.x)), world_y(cam, float(e.motion.y)));
+      if (app.painting && !ui_mouse)
+        continue_stroke(app, world_x(cam, float(e.motion.x)), world_y(cam, float(e.motion.y)));
       follow_pending_presses(app, e.motion.x, e.motion.y);
       break;
     case SDL_MOUSEWHEEL:
@@ -591,7 +596,8 @@ void judge_tick_rate(App& app) {
     app.rate_speed = app.speed, app.rate_paused = app.paused, app.rate_since = app.seconds;
   const bool settled = app.seconds - app.rate_since > 1.0;
   const double asked = double(kTicksPerSecond) * app.speed;
-  app.ticks_fall_short = settled && !app.paused && !app.config.fixed_step && app.stats.tps > 0 && app.stats.tps < 0.9 * asked;
+  app.ticks_fall_short =
+      settled && !app.paused && !app.config.fixed_step && app.stats.tps > 0 && app.stats.tps < 0.9 * asked;
 }
 
 namespace {
@@ -699,7 +705,8 @@ void follow_with_region(App& app) {
   r.x0 = std::max(r.x0, view.x - half), r.x1 = std::min(r.x1, view.x + half);
   r.y0 = std::max(r.y0, view.y - half), r.y1 = std::min(r.y1, view.y + half);
   float x0 = std::floor(std::max(0.f, r.x0) / cs) * cs, y0 = std::floor(std::max(0.f, r.y0) / cs) * cs;
-  float x1 = std::ceil(std::min(float(g.width), r.x1) / cs) * cs, y1 = std::ceil(std::min(float(g.height), r.y1) / cs) * cs;
+  float x1 = std::ceil(std::min(float(g.width), r.x1) / cs) * cs,
+        y1 = std::ceil(std::min(float(g.height), r.y1) / cs) * cs;
   if (x0 != g.region_x || y0 != g.region_y || x1 - x0 != g.region_w || y1 - y0 != g.region_h)
     set_sim_region(g, x0, y0, x1 - x0, y1 - y0);
 }
@@ -781,7 +788,8 @@ void draw_command_marker(App& app, const Command& c, bool queued) {
     case CommandKind::SpawnAnts: {
       // In the colony's colour: which colony the ants will join.
       const Game& g = *app.game;
-      SDL_Color col = c.colony < g.colonies.size() ? abgr_color(g.colonies[c.colony].color) : SDL_Color{255, 255, 255, 255};
+      SDL_Color col =
+          c.colony < g.colonies.size() ? abgr_color(g.colonies[c.colony].color) : SDL_Color{255, 255, 255, 255};
       col.a = a;
       ring(c.radius, col);
       break;
@@ -802,9 +810,10 @@ void poll_events(App& app) {
   bool went_down[SDL_NUM_SCANCODES] = {};
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
-    if (e.type == SDL_KEYDOWN && unsigned(e.key.keysym.scancode) < SDL_NUM_SCANCODES) went_down[e.key.keysym.scancode] = true;
-    if (e.type == SDL_KEYUP && unsigned(e.key.keysym.scancode) < SDL_NUM_SCANCODES && went_down[e.key.keysym.scancode] &&
-        app.held_release_count < App::kMaxHeldReleases) {
+    if (e.type == SDL_KEYDOWN && unsigned(e.key.keysym.scancode) < SDL_NUM_SCANCODES)
+      went_down[e.key.keysym.scancode] = true;
+    if (e.type == SDL_KEYUP && unsigned(e.key.keysym.scancode) < SDL_NUM_SCANCODES &&
+        went_down[e.key.keysym.scancode] && app.held_release_count < App::kMaxHeldReleases) {
       app.held_releases[app.held_release_count++] = e;
       continue;
     }
@@ -837,7 +846,9 @@ void draw_queued_commands(App& app) {
   size_t drawn = 0;
   for (const Command& c : app.game->pending_commands) {
     if (c.kind == CommandKind::Bomb || c.kind == CommandKind::BigBomb) {
-      auto same = [&](const Command* b) { return b->kind == c.kind && b->x == c.x && b->y == c.y && b->radius == c.radius; };
+      auto same = [&](const Command* b) {
+        return b->kind == c.kind && b->x == c.x && b->y == c.y && b->radius == c.radius;
+      };
       if (drawn == bombs.size() || std::any_of(bombs.begin(), bombs.begin() + drawn, same)) continue;
       bombs[drawn++] = &c;
     }
@@ -865,8 +876,7 @@ bool app_frame(App& app) {
     app.link.load_scenario.clear();
     if (const std::string why = load_refusal(app); !why.empty())
       show_error(app, path + ": loading a scenario is off " + why);
-    else if (!app_load_scenario(app, path, &err))
-      show_error(app, err);
+    else if (!app_load_scenario(app, path, &err)) show_error(app, err);
   }
   if (app.link.selected != app.selected) app.selected = app.link.selected;
   serve_rewind_request(app);
@@ -876,8 +886,10 @@ bool app_frame(App& app) {
   if (!rewound(app)) follow_with_region(app);
   // Before the ticks: auto-bomb queues in them. A past tick takes no commands.
   app.debugger.commands_off = app.tools_off || rewound(app);
-  app.debugger.commands_off_why = app.tools_off || !rewound(app) ? ""
-                                  : "A past tick is shown: these act once play goes on from it (Space) or back at live (End).";
+  app.debugger.commands_off_why =
+      app.tools_off || !rewound(app)
+          ? ""
+          : "A past tick is shown: these act once play goes on from it (Space) or back at live (End).";
   uint32_t ticks = run_ticks(app, dt);
   advance_effects(app.effects, float(dt), app.camera);
 
@@ -971,7 +983,8 @@ bool app_frame(App& app) {
   s.sum_present_ms += present_ms;
   s.present_ms += (present_ms - s.present_ms) * k;
   s.frame_ms += (work_ms + present_ms - s.frame_ms) * k;
-  if (s.frames > 60 && work_ms > s.longest_frame_ms) s.longest_frame_ms = work_ms, s.longest_frame_tick = app.game->tick;
+  if (s.frames > 60 && work_ms > s.longest_frame_ms)
+    s.longest_frame_ms = work_ms, s.longest_frame_tick = app.game->tick;
   return !last;
 }
 

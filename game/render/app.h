@@ -31,9 +31,9 @@ struct WindowConfig {
   std::string scenario;  // scenario file to play
   bool seed_given = false;
   uint64_t seed = 0;
-  std::string screenshot;  // write the last frame here (PNG) and exit
-  uint32_t frames = 0;  // frames to render before exiting (0 = until closed)
-  bool debug_ui = false;  // open the pool debugger at start
+  std::string screenshot;     // write the last frame here (PNG) and exit
+  uint32_t frames = 0;        // frames to render before exiting (0 = until closed)
+  bool debug_ui = false;      // open the pool debugger at start
   int width = 0, height = 0;  // 0 = pick from the display
   bool vsync = true;
   bool hidden = false;  // tests: do not show the window
@@ -48,7 +48,6 @@ struct WindowConfig {
 
 enum class Tool : uint8_t { Select = 0, Bomb, BigBomb, Ignite, Food, PaintWater, PaintRock, PaintGrass, Spawn, Count };
 const char* tool_name(Tool t);
-
 
 // Frame timings (ms) and rates, smoothed for display.
 struct FrameStats {
@@ -105,10 +104,10 @@ struct App {
   int spawn_caste = 0;  // 0 worker, 1 soldier
   int spawn_count = 20;
   int food_crumbs = 24;
-  bool painting = false;  // left button held with a paint tool
+  bool painting = false;                             // left button held with a paint tool
   float last_paint_x = -1e9f, last_paint_y = -1e9f;  // the stroke's last dab (its start after a press)
-  bool dragging = false;  // right/middle button held
-  Uint8 drag_button = 0;  // the button that drags
+  bool dragging = false;                             // right/middle button held
+  Uint8 drag_button = 0;                             // the button that drags
   int drag_x = 0, drag_y = 0;
   // Button presses of this frame's events, handed to the world or not once Dear ImGui's
   // NewFrame has seen the pointer where the first of them happened (see
@@ -123,7 +122,7 @@ struct App {
   struct Press {
     int x, y;
     Uint8 button;
-    float wx = 0, wy = 0;  // (x, y) in the world
+    float wx = 0, wy = 0;   // (x, y) in the world
     bool released = false;  // let go within the same frame: no stroke or drag follows
     int path_count = 0;
     float path_x[kMaxPathPoints] = {}, path_y[kMaxPathPoints] = {};
@@ -148,9 +147,9 @@ struct App {
 
   // Time.
   bool paused = false;
-  int speed = 1;  // 1, 2, 4, ... 64: ticks per 1/60 s
+  int speed = 1;               // 1, 2, 4, ... 64: ticks per 1/60 s
   uint64_t step_requests = 0;  // single steps asked for while paused
-  double tick_debt = 0;  // ticks owed to the clock
+  double tick_debt = 0;        // ticks owed to the clock
   uint64_t last_frame_ns = 0;
   double seconds = 0;  // animation clock
 

@@ -17,8 +17,8 @@ struct SDL_Texture;
 
 namespace colony::render {
 
-inline constexpr int kAtlasCell = 32;  // pixels per sprite cell
-inline constexpr int kAtlasColumns = 16;  // sprites per atlas row
+inline constexpr int kAtlasCell = 32;                          // pixels per sprite cell
+inline constexpr int kAtlasColumns = 16;                       // sprites per atlas row
 inline constexpr int kAtlasSize = kAtlasCell * kAtlasColumns;  // square atlas side in pixels
 
 // The first sprites follow colony::Part so a piece's part is its sprite.
@@ -35,18 +35,18 @@ enum Sprite : uint16_t {
   kSpriteQueenAbdomen,
   kSpriteWing,
   // Effects and markers.
-  kSpriteSolid = 11,  // white square
-  kSpriteGlow,  // soft radial falloff
-  kSpriteRing,  // shockwave ring
-  kSpriteDebris,  // rock chunk
-  kSpriteSmoke,  // smoke puff
-  kSpriteFire0 = 16,  // kFireFrames animation frames of a flame
+  kSpriteSolid = 11,   // white square
+  kSpriteGlow,         // soft radial falloff
+  kSpriteRing,         // shockwave ring
+  kSpriteDebris,       // rock chunk
+  kSpriteSmoke,        // smoke puff
+  kSpriteFire0 = 16,   // kFireFrames animation frames of a flame
   kSpriteAntFar = 24,  // a whole ant in one sprite (level of detail)
-  kSpriteNest,  // nest mound with an entrance
-  kSpriteSelect,  // crisp selection ring
-  kSpriteSpark,  // bright streak
-  kSpriteDot,  // a whole ant as one dot (furthest level of detail)
-  kSpriteScorch,  // dark burn decal
+  kSpriteNest,         // nest mound with an entrance
+  kSpriteSelect,       // crisp selection ring
+  kSpriteSpark,        // bright streak
+  kSpriteDot,          // a whole ant as one dot (furthest level of detail)
+  kSpriteScorch,       // dark burn decal
   // Terrain patterns: kTerrainVariants per terrain kind, tiled 4x4 cells per pattern.
   kSpriteTerrain0 = 32,
   kSpriteCount = 48,

@@ -132,8 +132,7 @@ float cell_distance(float tx, float ty, int n, int seed, float* second = nullptr
       if (d < best) {
         next = best;
         best = d;
-      } else if (d < next)
-        next = d;
+      } else if (d < next) next = d;
     }
   if (second) *second = next;
   return best;
@@ -413,7 +412,8 @@ int main(int argc, char** argv) {
   paint(img, kSpriteRing, draw_ring);
   paint(img, kSpriteDebris, draw_debris);
   paint(img, kSpriteSmoke, draw_smoke);
-  for (int f = 0; f < kFireFrames; ++f) paint(img, kSpriteFire0 + f, [f](float u, float v) { return draw_fire(u, v, f); });
+  for (int f = 0; f < kFireFrames; ++f)
+    paint(img, kSpriteFire0 + f, [f](float u, float v) { return draw_fire(u, v, f); });
   paint(img, kSpriteAntFar, draw_ant_far);
   paint(img, kSpriteNest, draw_nest);
   paint(img, kSpriteSelect, draw_select);

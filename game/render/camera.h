@@ -10,10 +10,10 @@
 namespace colony::render {
 
 struct Camera {
-  float x = 0, y = 0;  // world position (cells) at the centre of the screen
-  float zoom = 12;  // screen pixels per cell
+  float x = 0, y = 0;                 // world position (cells) at the centre of the screen
+  float zoom = 12;                    // screen pixels per cell
   float view_w = 1280, view_h = 800;  // screen size in pixels
-  float shake_x = 0, shake_y = 0;  // pixels, added by explosions
+  float shake_x = 0, shake_y = 0;     // pixels, added by explosions
 
   static constexpr float kMinZoom = 0.25f, kMaxZoom = 64.f;
 };
@@ -22,8 +22,12 @@ struct Camera {
 inline glm::vec2 centre_of(const Camera& c) { return {c.x, c.y}; }
 inline glm::vec2 screen_centre(const Camera& c) { return glm::vec2(c.view_w, c.view_h) * 0.5f; }
 inline glm::vec2 shake_of(const Camera& c) { return {c.shake_x, c.shake_y}; }
-inline glm::vec2 to_screen(const Camera& c, glm::vec2 world) { return (world - centre_of(c)) * c.zoom + screen_centre(c) + shake_of(c); }
-inline glm::vec2 to_world(const Camera& c, glm::vec2 screen) { return (screen - screen_centre(c) - shake_of(c)) / c.zoom + centre_of(c); }
+inline glm::vec2 to_screen(const Camera& c, glm::vec2 world) {
+  return (world - centre_of(c)) * c.zoom + screen_centre(c) + shake_of(c);
+}
+inline glm::vec2 to_world(const Camera& c, glm::vec2 screen) {
+  return (screen - screen_centre(c) - shake_of(c)) / c.zoom + centre_of(c);
+}
 // A rotation by `radians`: its columns are the rotated x and y axes.
 inline glm::mat2 rotation(float radians) {
   const float co = std::cos(radians), si = std::sin(radians);

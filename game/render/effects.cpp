@@ -94,7 +94,8 @@ void start_explosion(Effects& fx, float x, float y, float radius) {
               {255, uint8_t(random_range(fx, 160, 240)), 80, 255}});
   }
   // Smoke: slow dark puffs that swell and drift, kMaxSmokePuffs at most on screen.
-  const auto puffs = std::count_if(fx.particles.begin(), fx.particles.end(), [](const Particle& p) { return p.sprite == kSpriteSmoke; });
+  const auto puffs = std::count_if(fx.particles.begin(), fx.particles.end(),
+                                   [](const Particle& p) { return p.sprite == kSpriteSmoke; });
   int smoke = std::min({40, 6 + int(radius * 1.2f), int(kMaxSmokePuffs - size_t(puffs))});
   for (int i = 0; i < smoke; ++i) {
     float a = random_range(fx, 0, 6.2831853f), r0 = random_range(fx, 0, radius * 0.7f),

@@ -21,11 +21,11 @@ struct Explosion {
 
 struct Particle {
   float x = 0, y = 0, vx = 0, vy = 0;  // cells, cells per second
-  float age = 0, life = 1;  // seconds
-  float size = 1, grow = 0;  // cells, cells per second
-  float angle = 0, spin = 0;  // radians, radians per second
-  float drag = 0;  // fraction of speed lost per second
-  float lift = 0;  // debris arc: extra size at mid-flight
+  float age = 0, life = 1;             // seconds
+  float size = 1, grow = 0;            // cells, cells per second
+  float angle = 0, spin = 0;           // radians, radians per second
+  float drag = 0;                      // fraction of speed lost per second
+  float lift = 0;                      // debris arc: extra size at mid-flight
   uint16_t sprite = 0;
   uint8_t layer = 0;
   SDL_Color color{255, 255, 255, 255};
@@ -48,7 +48,7 @@ struct Effects {
   std::vector<Particle> particles;
   uint64_t next_tick = 0;  // blasts recorded at or after this tick are new
   uint32_t rng = 0x1234567u;
-  float shake = 0;  // camera shake amplitude in pixels
+  float shake = 0;       // camera shake amplitude in pixels
   uint64_t started = 0;  // blasts the window saw since the game was loaded (drawn or not)
 };
 

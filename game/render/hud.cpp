@@ -89,7 +89,8 @@ void draw_help(App& app) {
     what_w = std::max(what_w, ImGui::CalcTextSize(kHelpLines[i].what).x);
   }
   const float natural = keys_w + what_w + 4 * st.CellPadding.x + 2 * st.WindowPadding.x + st.ScrollbarSize;
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(std::min(natural, io.DisplaySize.x * 0.96f), 0), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(io.DisplaySize.x * 0.96f, io.DisplaySize.y * 0.96f));
   ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the debugger's text must not show through
@@ -178,7 +179,9 @@ void draw_toolbar(App& app) {
       row_started = true;
     };
     const ImGuiStyle& st = ImGui::GetStyle();
-    auto labelled = [&](const char* label, float field) { return field + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x; };
+    auto labelled = [&](const char* label, float field) {
+      return field + st.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+    };
     auto radio = [&](const char* label) { return labelled(label, ImGui::GetFrameHeight()); };
     if (app.tool == Tool::Ignite || app.tool == Tool::PaintWater || app.tool == Tool::PaintRock ||
         app.tool == Tool::PaintGrass) {
@@ -262,16 +265,14 @@ void draw_colony_table(Game& g) {
     ImGui::TableNextColumn();
     ImGui::Text("%llu", (unsigned long long)col.alive);
     ImGui::TableNextColumn();
-    if (col.starving)
-      ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f starving", col.food);
-    else
-      ImGui::Text("%.0f", col.food);
+    if (col.starving) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f starving", col.food);
+    else ImGui::Text("%.0f", col.food);
     // Its latest turn of fate, for a minute of game time (hunger shows in the food column).
     ImGui::TableNextColumn();
     if (col.fate != Fate::None && col.fate != Fate::Starving && g.tick - col.fate_tick < kFateRowTicks)
-      ImGui::TextColored(col.fate == Fate::Collapsed ? ImVec4(1, 0.45f, 0.3f, 1) : ImVec4(0.5f, 1, 0.6f, 1), "%s", fate_name(col.fate));
-    else if (col.refounds)
-      ImGui::TextDisabled("founded x%llu", (unsigned long long)col.refounds + 1);
+      ImGui::TextColored(col.fate == Fate::Collapsed ? ImVec4(1, 0.45f, 0.3f, 1) : ImVec4(0.5f, 1, 0.6f, 1), "%s",
+                         fate_name(col.fate));
+    else if (col.refounds) ImGui::TextDisabled("founded x%llu", (unsigned long long)col.refounds + 1);
   }
   ImGui::EndTable();
 }
@@ -281,12 +282,13 @@ void draw_colony_table(Game& g) {
 void draw_hud(App& app) {
   Game& g = *app.game;
   if (app.debugger.open)
-    ImGui::SetNextWindowPos(ImVec2(kHudMargin, ImGui::GetIO().DisplaySize.y - kHudMargin), ImGuiCond_Always, ImVec2(0, 1));
-  else
-    ImGui::SetNextWindowPos(ImVec2(kHudMargin, kHudMargin), ImGuiCond_Always);
+    ImGui::SetNextWindowPos(ImVec2(kHudMargin, ImGui::GetIO().DisplaySize.y - kHudMargin), ImGuiCond_Always,
+                            ImVec2(0, 1));
+  else ImGui::SetNextWindowPos(ImVec2(kHudMargin, kHudMargin), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.6f);
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
-                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                           ImGuiWindowFlags_NoNav;
   ImGui::SetNextWindowSizeConstraints(ImVec2(kHudWidth, 0), ImVec2(kHudWidth, FLT_MAX));
   if (ImGui::Begin("##hud", nullptr, flags)) {
     // A world too big for the machine runs slower than its speed asks: the TPS says so, in
@@ -302,8 +304,8 @@ void draw_hud(App& app) {
     }
     // A re-simulated tick that differed from its live self is a bug, and says so here.
     if (!app.history.mismatch.empty()) {
-      ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "ants %llu  tick %llu  REWIND MISMATCH", (unsigned long long)ants_alive(g),
-                         (unsigned long long)g.tick);
+      ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "ants %llu  tick %llu  REWIND MISMATCH",
+                         (unsigned long long)ants_alive(g), (unsigned long long)g.tick);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", app.history.mismatch.c_str());
     } else if (rewound(app)) {
       ImGui::TextColored(ImVec4(1, 0.88f, 0.5f, 1), "ants %llu  tick %llu of %llu", (unsigned long long)ants_alive(g),
@@ -313,10 +315,8 @@ void draw_hud(App& app) {
     }
     // What the window simulates: the whole map as the scenario asks, or the view's region
     // under its cap (the rest of the map advances in the cheaper dormant model).
-    if (simulates_whole_map(g))
-      ImGui::TextDisabled("whole map simulated");
-    else
-      ImGui::TextDisabled("simulated: the view, at most %.0fx%.0f cells", kMaxRegionCells, kMaxRegionCells);
+    if (simulates_whole_map(g)) ImGui::TextDisabled("whole map simulated");
+    else ImGui::TextDisabled("simulated: the view, at most %.0fx%.0f cells", kMaxRegionCells, kMaxRegionCells);
     if (!app.session.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, kSessionColor);
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + hud_text_width());
@@ -329,8 +329,7 @@ void draw_hud(App& app) {
     if (g.spawn_refused) {
       ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused spawns %llu (?)", (unsigned long long)g.spawn_refused);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("refused for want of room in: %s", refusing_pools(g).c_str());
-    } else
-      ImGui::TextDisabled("refused spawns 0");
+    } else ImGui::TextDisabled("refused spawns 0");
     // Compact, the Pools panel's first lines show it: the panel sits right below.
     if (g.refused_commands) {
       ImGui::TextColored(ImVec4(1, 0.5f, 0.3f, 1), "refused commands %llu (?)", (unsigned long long)g.refused_commands);
@@ -339,7 +338,8 @@ void draw_hud(App& app) {
     }
     draw_colony_table(g);
     ImGui::TextDisabled("build %.1f  submit %.1f ms wall clock", app.stats.build_ms, app.stats.submit_ms);
-    if (app.overlay != Overlay::Off) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
+    if (app.overlay != Overlay::Off)
+      ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
     ImGui::TextDisabled("F1 help  F3 debugger");
     hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
   }
@@ -361,7 +361,8 @@ void draw_inspector(App& app) {
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove |
                            ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
   if (ImGui::Begin("##inspector", nullptr, flags)) {
-    if (is_ant(b.kind)) ImGui::TextColored(colony_imcolor(g, b.colony), "%s of colony %d", kind_name(b.kind), int(b.colony) + 1);
+    if (is_ant(b.kind))
+      ImGui::TextColored(colony_imcolor(g, b.colony), "%s of colony %d", kind_name(b.kind), int(b.colony) + 1);
     else ImGui::TextUnformatted(kind_name(b.kind));
     ImGui::Text("entity %u (gen %u), %s", app.selected.index, app.selected.generation,
                 r->header.tier == u8(ecs::Tier::Simulated) ? "simulated" : "dormant");
@@ -390,7 +391,8 @@ static float draw_banner(const char* text, float centre_x, float y, float scale,
   const float size_px = ImGui::GetFontSize() * scale;
   ImVec2 size = font->CalcTextSizeA(size_px, FLT_MAX, max_w, text);
   ImVec2 at(std::max(8.0f, centre_x - size.x * 0.5f), y);
-  dl->AddRectFilled(ImVec2(at.x - 12, at.y - 6), ImVec2(at.x + size.x + 12, at.y + size.y + 6), IM_COL32(0, 0, 0, 170), 6);
+  dl->AddRectFilled(ImVec2(at.x - 12, at.y - 6), ImVec2(at.x + size.x + 12, at.y + size.y + 6), IM_COL32(0, 0, 0, 170),
+                    6);
   dl->AddText(font, size_px, at, color, text, nullptr, max_w);
   return at.y + size.y + 6;
 }
@@ -413,19 +415,22 @@ static void draw_banners(const App& app) {
   float y = (app.show_hud ? std::max(toolbar_bottom(), 60.0f) + timeline_height() : 0.0f) + 12;
   if (rewound(app)) {
     const bool narrow = max_w < 520;
-    y = draw_banner(narrow ? "REWOUND" : "REWOUND  (, . step  Space plays from here  End live)", centre, y, narrow ? 1.2f : 1.4f,
-                    IM_COL32(255, 225, 130, 255), max_w) + 12;
+    y = draw_banner(narrow ? "REWOUND" : "REWOUND  (, . step  Space plays from here  End live)", centre, y,
+                    narrow ? 1.2f : 1.4f, IM_COL32(255, 225, 130, 255), max_w) +
+        12;
   } else if (app.paused) {
     const bool narrow = max_w < 420;
     y = draw_banner(narrow ? "PAUSED" : "PAUSED  (Space resumes, . steps)", centre, y, narrow ? 1.2f : 1.6f,
-                    IM_COL32(255, 225, 130, 255), max_w) + 12;
+                    IM_COL32(255, 225, 130, 255), max_w) +
+        12;
   }
   if (!app.history.mismatch.empty())
     y = draw_banner(("REWIND MISMATCH " + app.history.mismatch).c_str(), centre, y, 1.0f, kErrorColor, max_w) + 8;
   if (error_showing(app)) y = draw_banner(app.error.c_str(), centre, y, 1.0f, kErrorColor, max_w) + 8;
   if (notice_showing(app)) y = draw_banner(app.notice.c_str(), centre, y, 1.0f, kNoticeColor, max_w) + 8;
   if (app.seconds < app.fate_note_until && !app.fate_note.empty())
-    draw_banner(app.fate_note.c_str(), centre, y, 1.0f, ImGui::ColorConvertFloat4ToU32(colony_imcolor(*app.game, app.fate_note_colony)), max_w);
+    draw_banner(app.fate_note.c_str(), centre, y, 1.0f,
+                ImGui::ColorConvertFloat4ToU32(colony_imcolor(*app.game, app.fate_note_colony)), max_w);
 }
 
 float toolbar_bottom() { return toolbar_bottom_y; }

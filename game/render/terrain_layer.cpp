@@ -26,7 +26,7 @@ const char* overlay_name(Overlay o) {
 namespace {
 
 constexpr int kDensityLevels = 4;  // 1, 2, 4, 8 texels per cell
-constexpr int kPatternCells = 4;  // one atlas pattern covers 4x4 cells
+constexpr int kPatternCells = 4;   // one atlas pattern covers 4x4 cells
 constexpr uint64_t kEvictAfterFrames = 240;
 
 // Texels per cell never exceed screen pixels per cell, so the ground is magnified (or
@@ -45,8 +45,8 @@ SDL_ScaleMode ground_scale_mode(float zoom, int texels_per_cell) {
 
 // Pixels are SDL_PIXELFORMAT_ABGR8888: bytes R, G, B, A in memory on little-endian.
 inline uint32_t pack(int r, int g, int b, int a) {
-  return uint32_t(std::clamp(r, 0, 255)) | uint32_t(std::clamp(g, 0, 255)) << 8 | uint32_t(std::clamp(b, 0, 255)) << 16 |
-         uint32_t(std::clamp(a, 0, 255)) << 24;
+  return uint32_t(std::clamp(r, 0, 255)) | uint32_t(std::clamp(g, 0, 255)) << 8 |
+         uint32_t(std::clamp(b, 0, 255)) << 16 | uint32_t(std::clamp(a, 0, 255)) << 24;
 }
 inline uint32_t darken(uint32_t p, int keep256) {
   int r = int(p & 255) * keep256 >> 8, g = int(p >> 8 & 255) * keep256 >> 8, b = int(p >> 16 & 255) * keep256 >> 8;
@@ -130,7 +130,7 @@ int world_shade(float x, float y) {
   fx = fx * fx * (3 - 2 * fx), fy = fy * fy * (3 - 2 * fy);
   float a = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * fx;
   float b = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * fx;
-  float n = a + (b - a) * fy;  // 0..255
+  float n = a + (b - a) * fy;          // 0..255
   return 228 + int(n * 48.f / 255.f);  // 0.89 .. 1.08
 }
 
@@ -171,7 +171,8 @@ void paint_cell(TerrainLayer& t, const Game& g, int cx, int cy, int level, int o
         if (dist < 0.3f) p = blend_toward(p, foam, int(200 * (1 - dist / 0.3f)));
       }
       if (scorch) {
-        float sx = float(cx) + (float(x) + 0.5f) / float(d) - 0.5f, sy = float(cy) + (float(y) + 0.5f) / float(d) - 0.5f;
+        float sx = float(cx) + (float(x) + 0.5f) / float(d) - 0.5f,
+              sy = float(cy) + (float(y) + 0.5f) / float(d) - 0.5f;
         int x0 = int(std::floor(sx)), y0 = int(std::floor(sy));
         float tx = sx - float(x0), ty = sy - float(y0);
         float top = float(scorch_at(x0, y0)) * (1 - tx) + float(scorch_at(x0 + 1, y0)) * tx;
@@ -188,8 +189,8 @@ void paint_cell(TerrainLayer& t, const Game& g, int cx, int cy, int level, int o
 }
 
 // The ground of the square of `cs` cells from cell (x0, y0) into ct.
-void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, ChunkTexture& ct, int x0, int y0, int cs, int level,
-                  uint64_t stamp) {
+void build_ground(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, ChunkTexture& ct, int x0, int y0, int cs,
+                  int level, uint64_t stamp) {
   // One cell of border on every side (from the neighbours) so linear filtering has no seams.
   const int d = 1 << level, side = (cs + 2) * d;
   if (!ct.texture || ct.texels_per_cell != d) {

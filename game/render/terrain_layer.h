@@ -19,8 +19,8 @@ const char* overlay_name(Overlay o);
 struct ChunkTexture {
   SDL_Texture* texture = nullptr;
   int texels_per_cell = 0;  // density it was built at
-  uint64_t stamp = ~0ull;  // Game::dirty_chunks_stamp value it was built from
-  uint64_t last_used = 0;  // frame it was last drawn (eviction)
+  uint64_t stamp = ~0ull;   // Game::dirty_chunks_stamp value it was built from
+  uint64_t last_used = 0;   // frame it was last drawn (eviction)
 };
 
 struct OverlayTexture {
@@ -36,7 +36,7 @@ struct TerrainLayer {
   std::vector<ChunkTexture> chunks;
   uint32_t tile_chunks = 1, tiles_x = 0;
   std::vector<OverlayTexture> overlays;  // per chunk
-  std::vector<OverlayTexture> fires;  // per chunk: the glow of burning cells (additive)
+  std::vector<OverlayTexture> fires;     // per chunk: the glow of burning cells (additive)
   // Terrain patterns pre-filtered per density: [kind][variant][density level] -> pixels.
   std::vector<uint32_t> patterns[kTerrainKinds][kTerrainVariants][4];
   std::vector<uint32_t> scratch;  // chunk pixels being built

@@ -78,7 +78,8 @@ bool rewind_to(App& app, uint64_t tick, std::string* err) {
   // A few ticks forward from a past tick shown: re-simulated from there, not from a keyframe.
   if (rewound(app) && tick > app.game->tick && tick - app.game->tick <= h.interval) {
     while (app.game->tick < tick) {
-      if (!history_step(h, *app.game)) return mismatch(app, "re-simulation differs from live play at " + h.mismatch, err);
+      if (!history_step(h, *app.game))
+        return mismatch(app, "re-simulation differs from live play at " + h.mismatch, err);
       take_blasts(app.effects, *app.game);
     }
     debugger_show_past(app.debugger, *app.game, live_tick(app));
@@ -184,26 +185,31 @@ void draw_bar(App& app, float width) {
   auto x_of = [&](uint64_t t) { return p0.x + float(double(t - std::min(t, h.first)) / span) * width; };
   const uint64_t shown = app.game->tick;
   if (rewound(app)) dl->AddRectFilled(ImVec2(x_of(shown), p0.y), p1, IM_COL32(90, 90, 110, 120), 3);
-  for (const Keyframe& k : h.keyframes) dl->AddLine(ImVec2(x_of(k.tick), p1.y - 5), ImVec2(x_of(k.tick), p1.y), IM_COL32(150, 150, 150, 200));
+  for (const Keyframe& k : h.keyframes)
+    dl->AddLine(ImVec2(x_of(k.tick), p1.y - 5), ImVec2(x_of(k.tick), p1.y), IM_COL32(150, 150, 150, 200));
   for (const Marker& m : h.markers) {
     const float x = x_of(m.tick);
     const bool release = m.kind == MarkerKind::Release;
-    dl->AddLine(ImVec2(x, release ? p0.y + 12 : p0.y + 1), ImVec2(x, release ? p1.y - 6 : p0.y + 12), marker_color(m.kind), 2);
+    dl->AddLine(ImVec2(x, release ? p0.y + 12 : p0.y + 1), ImVec2(x, release ? p1.y - 6 : p0.y + 12),
+                marker_color(m.kind), 2);
   }
   const float sx = x_of(shown);
   dl->AddLine(ImVec2(sx, p0.y - 2), ImVec2(sx, p1.y + 2), IM_COL32(255, 255, 255, 255), 2);
   const float mx = ImGui::GetIO().MousePos.x;
-  const uint64_t under = h.first + uint64_t(std::clamp((mx - p0.x) / std::max(1.f, width), 0.f, 1.f) * float(span) + 0.5f);
+  const uint64_t under =
+      h.first + uint64_t(std::clamp((mx - p0.x) / std::max(1.f, width), 0.f, 1.f) * float(span) + 0.5f);
   if (hovered && !active) {
     // The markers within a few pixels of the pointer, by kind.
     std::string near;
     for (const Marker& m : h.markers) {
       if (std::abs(x_of(m.tick) - mx) > 4) continue;
       char line[96];
-      std::snprintf(line, sizeof line, "%stick %" PRIu64 ": %s x%u", near.empty() ? "" : "\n", m.tick, marker_kind_name(m.kind), m.count);
+      std::snprintf(line, sizeof line, "%stick %" PRIu64 ": %s x%u", near.empty() ? "" : "\n", m.tick,
+                    marker_kind_name(m.kind), m.count);
       if (near.size() < 600) near += line;
     }
-    ImGui::SetTooltip("tick %" PRIu64 " (%.1f s ago)%s%s", under, double(live_tick(app) - std::min(under, live_tick(app))) / kTicksPerSecond,
+    ImGui::SetTooltip("tick %" PRIu64 " (%.1f s ago)%s%s", under,
+                      double(live_tick(app) - std::min(under, live_tick(app))) / kTicksPerSecond,
                       near.empty() ? "" : "\n", near.c_str());
   }
   if (active && under != shown) app.rewind_request = {RewindRequest::ToTick, under};
@@ -214,7 +220,8 @@ void draw_fork_question(App& app) {
   if (!ImGui::BeginPopupModal("Play from here?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
   const uint64_t from = app.game->tick, lost = live_tick(app) - from;
   ImGui::Text("Playing on from tick %" PRIu64 " drops the recorded future:", from);
-  ImGui::Text("the %" PRIu64 " ticks (%.1f s) after it, up to tick %" PRIu64 ".", lost, double(lost) / kTicksPerSecond, live_tick(app));
+  ImGui::Text("the %" PRIu64 " ticks (%.1f s) after it, up to tick %" PRIu64 ".", lost, double(lost) / kTicksPerSecond,
+              live_tick(app));
   if (app.on_fork) ImGui::TextUnformatted("The recording drops them too and goes on from here.");
   if (ImGui::Button("Play from here")) {
     app.rewind_request = {RewindRequest::Fork, from};
@@ -257,11 +264,12 @@ void draw_timeline(App& app) {
   ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.75f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoCollapse |
-                                 ImGuiWindowFlags_AlwaysAutoResize;
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize;
   if (ImGui::Begin("Timeline", nullptr, flags)) {
     std::string err;
-    if (ImGui::Button("<|")) app.rewind_request = {RewindRequest::ToTick, app.game->tick > h.first ? app.game->tick - 1 : h.first};
+    if (ImGui::Button("<|"))
+      app.rewind_request = {RewindRequest::ToTick, app.game->tick > h.first ? app.game->tick - 1 : h.first};
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("one tick back (,)");
     ImGui::SameLine();
     if (ImGui::Button("|>")) {
@@ -275,8 +283,9 @@ void draw_timeline(App& app) {
       if (ImGui::Button("Play from here")) app.fork_asked = true;
       ImGui::EndDisabled();
       if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s", app.fork_refused_because.empty() ? "Space: play on from this tick (drops the recorded future)"
-                                                                 : ("off " + app.fork_refused_because).c_str());
+        ImGui::SetTooltip("%s", app.fork_refused_because.empty()
+                                    ? "Space: play on from this tick (drops the recorded future)"
+                                    : ("off " + app.fork_refused_because).c_str());
       ImGui::SameLine();
       if (ImGui::Button("Back to live")) app.rewind_request = {RewindRequest::Live, 0};
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("End: the present, without forking");
@@ -288,13 +297,15 @@ void draw_timeline(App& app) {
     }
     draw_bar(app, ImGui::GetContentRegionAvail().x);
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%.1f s held (ticks %" PRIu64 "-%" PRIu64 "), %s of %s (+ %s working); %zu keyframes every %u ticks%s, the slowest "
+    ImGui::TextDisabled("%.1f s held (ticks %" PRIu64 "-%" PRIu64
+                        "), %s of %s (+ %s working); %zu keyframes every %u ticks%s, the slowest "
                         "took %.1f ms CPU in its tick",
-                        history_seconds(h), h.first, h.last, size_text(double(history_bytes(h))).c_str(), size_text(double(h.max_bytes)).c_str(),
-                        size_text(double(history_working_bytes(h))).c_str(), h.keyframes.size(), h.interval,
-                        h.thinned ? " (old ones thinned)" : "", h.slowest_keyframe_ms);
+                        history_seconds(h), h.first, h.last, size_text(double(history_bytes(h))).c_str(),
+                        size_text(double(h.max_bytes)).c_str(), size_text(double(history_working_bytes(h))).c_str(),
+                        h.keyframes.size(), h.interval, h.thinned ? " (old ones thinned)" : "", h.slowest_keyframe_ms);
     ImGui::PopTextWrapPos();
-    if (!h.mismatch.empty()) text_wrapped_colored(ImVec4(1, 0.45f, 0.35f, 1), "REWIND MISMATCH: %s", h.mismatch.c_str());
+    if (!h.mismatch.empty())
+      text_wrapped_colored(ImVec4(1, 0.45f, 0.35f, 1), "REWIND MISMATCH: %s", h.mismatch.c_str());
     drawn_height = ImGui::GetWindowHeight();
   }
   ImGui::End();

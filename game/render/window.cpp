@@ -118,7 +118,8 @@ int run_window(const Options& options) {
   }
   if (rc == 0 && !options.replay.empty()) {
     if (replayer.diverged) {
-      std::fprintf(stderr, "colony: %s: replay diverged at %s\n", printable(options.replay).c_str(), replayer.divergence.c_str());
+      std::fprintf(stderr, "colony: %s: replay diverged at %s\n", printable(options.replay).c_str(),
+                   replayer.divergence.c_str());
       rc = 3;
     } else {
       std::fprintf(stderr, "colony: %s\n", replayer.summary(options.replay, app.game->tick, "closed").c_str());
@@ -134,21 +135,23 @@ int run_window(const Options& options) {
     // The slowest half second is measured after the first 60 frames; a shorter run has none.
     char slowest[48] = "none in so short a run";
     if (s.slowest_fps > 0) std::snprintf(slowest, sizeof slowest, "%.1f", s.slowest_fps);
-    std::fprintf(stderr,
-                 "colony: %llu frames, %s renderer, %dx%d, %llu ants at the end: average fps %.1f (slowest half second "
-                 "%s); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f; max resident memory %.0f MB\n",
-                 (unsigned long long)s.frames, info.name ? info.name : "?", int(app.camera.view_w), int(app.camera.view_h),
-                 (unsigned long long)ants_alive(*app.game), render::average_fps(app), slowest, s.sum_build_ms / n,
-                 s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n, peak_resident_mb());
+    std::fprintf(
+        stderr,
+        "colony: %llu frames, %s renderer, %dx%d, %llu ants at the end: average fps %.1f (slowest half second "
+        "%s); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f; max resident memory %.0f MB\n",
+        (unsigned long long)s.frames, info.name ? info.name : "?", int(app.camera.view_w), int(app.camera.view_h),
+        (unsigned long long)ants_alive(*app.game), render::average_fps(app), slowest, s.sum_build_ms / n,
+        s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n, peak_resident_mb());
     // The longest frame, and what the rewind history's keyframes cost (the frames that take
     // one are among those measured).
     const History& h = app.history;
     std::fprintf(stderr,
-                 "colony: longest frame %.1f ms (at tick %llu); rewind history %s: %.1f s held, %zu keyframes every %u ticks, %s, "
+                 "colony: longest frame %.1f ms (at tick %llu); rewind history %s: %.1f s held, %zu keyframes every %u "
+                 "ticks, %s, "
                  "slowest keyframe %.1f ms CPU in its tick (compression %.1f ms CPU on its own thread)\n",
-                 s.longest_frame_ms, (unsigned long long)s.longest_frame_tick, h.keyframes.empty() ? "off" : "on", history_seconds(h),
-                 h.keyframes.size(), h.interval, size_text(double(history_bytes(h))).c_str(), h.slowest_keyframe_ms,
-                 h.slowest_compress_ms);
+                 s.longest_frame_ms, (unsigned long long)s.longest_frame_tick, h.keyframes.empty() ? "off" : "on",
+                 history_seconds(h), h.keyframes.size(), h.interval, size_text(double(history_bytes(h))).c_str(),
+                 h.slowest_keyframe_ms, h.slowest_compress_ms);
   }
   render::app_shutdown(app);
   return rc;

@@ -49,7 +49,8 @@ Uv sprite_uv(int sprite) {
 // One quad from its screen centre and two half-axes (forward a, sideways s) in pixels.
 // A quad centred on `at` (screen pixels) whose half-extents along its own axes are the
 // vectors `along` and `across`.
-inline void emit_quad(std::vector<SDL_Vertex>& v, glm::vec2 at, glm::vec2 along, glm::vec2 across, const Uv& uv, SDL_Color c) {
+inline void emit_quad(std::vector<SDL_Vertex>& v, glm::vec2 at, glm::vec2 along, glm::vec2 across, const Uv& uv,
+                      SDL_Color c) {
   auto vertex = [&](glm::vec2 p, float u, float w) { v.push_back({{p.x, p.y}, c, {u, w}}); };
   vertex(at - along - across, uv.u0, uv.v0);
   vertex(at + along - across, uv.u1, uv.v0);
@@ -57,7 +58,8 @@ inline void emit_quad(std::vector<SDL_Vertex>& v, glm::vec2 at, glm::vec2 along,
   vertex(at - along + across, uv.u0, uv.v1);
 }
 // A quad turned by `axes` (a rotation's columns), half-size `half` along them.
-inline void emit_quad(std::vector<SDL_Vertex>& v, glm::vec2 at, const glm::mat2& axes, glm::vec2 half, const Uv& uv, SDL_Color c) {
+inline void emit_quad(std::vector<SDL_Vertex>& v, glm::vec2 at, const glm::mat2& axes, glm::vec2 half, const Uv& uv,
+                      SDL_Color c) {
   emit_quad(v, at, axes[0] * half.x, axes[1] * half.y, uv, c);
 }
 
@@ -86,9 +88,10 @@ float far_length(Kind k) {
 
 }  // namespace
 
-void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y, float angle, float w, float h, int sprite,
-                 SDL_Color color) {
-  emit_quad(b.verts[layer], to_screen(cam, {x, y}), rotation(angle), glm::vec2(w, h) * 0.5f * cam.zoom, sprite_uv(sprite), color);
+void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y, float angle, float w, float h,
+                 int sprite, SDL_Color color) {
+  emit_quad(b.verts[layer], to_screen(cam, {x, y}), rotation(angle), glm::vec2(w, h) * 0.5f * cam.zoom,
+            sprite_uv(sprite), color);
   ++b.quads;
 }
 
@@ -141,12 +144,9 @@ struct EntityDraw {
       // Thin parts (legs, antennae) keep at least a pixel of thickness so they stay readable.
       half.y = std::fmax(half.y, 0.6f);
       SDL_Color col;
-      if (glow)
-        col = {255, 230, 140, 90};
-      else if (part_has_own_colours(p.part))
-        col = {255, 255, 255, 255};
-      else
-        col = p.color ? abgr_color(p.color) : colony_color(body);
+      if (glow) col = {255, 230, 140, 90};
+      else if (part_has_own_colours(p.part)) col = {255, 255, 255, 255};
+      else col = p.color ? abgr_color(p.color) : colony_color(body);
       if (corpse && !glow) col = corpse_color(col);
       emit_quad(out, at, rotation(body.heading + p.rotation()), half, uv[piece_sprite(p)], col);
     }
@@ -285,7 +285,8 @@ struct EntityDraw {
     ++b.quads;
     if (body.carrying) {
       const float f = 0.35f * far_length(body.kind) * cam.zoom;
-      emit_quad(out, at + heading[0] * len * 0.9f, glm::vec2(f, 0), glm::vec2(0, f), uv[kSpriteCarriedFood], {255, 255, 255, 255});
+      emit_quad(out, at + heading[0] * len * 0.9f, glm::vec2(f, 0), glm::vec2(0, f), uv[kSpriteCarriedFood],
+                {255, 255, 255, 255});
       ++b.quads;
     }
   }
@@ -297,10 +298,8 @@ struct EntityDraw {
     ++b.entities;
     bool lit = !highlight.is_null() && r.header.handle == highlight;
     if (is_ant(kind)) {
-      if (detail == Detail::Pieces)
-        draw_pieces(r, kLayerBodies, false, false);
-      else
-        draw_far(r);
+      if (detail == Detail::Pieces) draw_pieces(r, kLayerBodies, false, false);
+      else draw_far(r);
     } else if (detail == Detail::Dot && kind == Kind::Corpse) {
       return;  // corpses vanish into the ground when far away
     } else {
@@ -396,10 +395,8 @@ void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in) {
   auto draw_record = [&](Record& r) { draw.draw(r); };
   if (walk_store) g.ecs->simulated().for_each(draw_record);
   chunks.for_each(grid, [&](u32 chunk, int, int) {
-    if (walk_store)
-      g.ecs->dormant_in(chunk, kTiles).for_each(draw_record);
-    else
-      g.ecs->in_chunk(chunk, kTiles).for_each(draw_record);
+    if (walk_store) g.ecs->dormant_in(chunk, kTiles).for_each(draw_record);
+    else g.ecs->in_chunk(chunk, kTiles).for_each(draw_record);
   });
   if (b.crowded) draw.plot_queued_stamps();
   draw_fire(b, g, cam, in.seconds);

@@ -16,10 +16,10 @@ namespace colony::render {
 // Draw order, back to front. Each layer is one SDL_RenderGeometry call.
 enum Layer : int {
   kLayerGround = 0,  // nests, food, corpses
-  kLayerBodies,  // ants
-  kLayerFlames,  // fire
-  kLayerSmoke,  // debris, smoke (alpha blended)
-  kLayerLight,  // glows, flashes, shockwaves, highlight (additive)
+  kLayerBodies,      // ants
+  kLayerFlames,      // fire
+  kLayerSmoke,       // debris, smoke (alpha blended)
+  kLayerLight,       // glows, flashes, shockwaves, highlight (additive)
   kLayerCount
 };
 
@@ -27,7 +27,7 @@ enum Layer : int {
 enum class Detail : uint8_t {
   Pieces,  // every render piece
   Sprite,  // one whole-ant quad (+ one for carried food)
-  Dot,  // one dot per ant, plotted into the crowd image (no geometry at all)
+  Dot,     // one dot per ant, plotted into the crowd image (no geometry at all)
 };
 Detail detail_for_zoom(float zoom);
 
@@ -65,9 +65,9 @@ struct FrameBatch {
   // kStampBandRows screen rows at a time: the walk finds ants in storage order, anywhere
   // on screen, and plotted as found each stamp's rows of the crowd image would be a cache miss.
   struct StampOrder {
-    int16_t x0, y0;  // the stamp's top left pixel (left of or above the image for a stamp across its edge)
+    int16_t x0, y0;      // the stamp's top left pixel (left of or above the image for a stamp across its edge)
     uint8_t stamp, dir;  // index into stamps, heading
-    uint8_t r, g, b;  // tint
+    uint8_t r, g, b;     // tint
   };
   std::vector<StampOrder> stamp_orders, stamps_by_band;
   std::vector<uint32_t> band_start;
@@ -80,15 +80,15 @@ inline constexpr uint32_t kCrowdAnts = 6000;
 struct BatchInput {
   const Camera* camera = nullptr;
   Detail detail = Detail::Pieces;
-  Handle highlight;  // entity drawn with a glow (selection / debugger)
-  float seconds = 0;  // animation clock
+  Handle highlight;              // entity drawn with a glow (selection / debugger)
+  float seconds = 0;             // animation clock
   const Atlas* atlas = nullptr;  // CPU pixels for crowd stamps (none: crowds stay quads)
 };
 
 void clear_batch(FrameBatch& b);
 // Appends one sprite quad centred at world (x, y), `angle` radians, size (w, h) cells.
-void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y, float angle, float w, float h, int sprite,
-                 SDL_Color color);
+void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y, float angle, float w, float h,
+                 int sprite, SDL_Color color);
 // Every visible entity, fire and nest into the batch.
 void build_world_batch(FrameBatch& b, Game& g, const BatchInput& in);
 // Draws the layers with the atlas (blend or additive per layer), and the crowd image.

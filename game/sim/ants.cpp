@@ -109,14 +109,17 @@ void fight(Game& g, Record& a, Record& e) {
       kill_ant(g, victim, DeathCause::Combat);
       return;
     }
-    if (damage > 15 && hash_float(g.seed, g.tick, victim.header.handle.index, kMaim) < 0.25f && v.legs > 1) maim_ant(g, victim, false, 2);
-    if (v.kind == Kind::Worker && !on_home_ground(g, v)) v.heading = wrap_angle(v.heading + kPi), v.state = AntState::Fleeing;
+    if (damage > 15 && hash_float(g.seed, g.tick, victim.header.handle.index, kMaim) < 0.25f && v.legs > 1)
+      maim_ant(g, victim, false, 2);
+    if (v.kind == Kind::Worker && !on_home_ground(g, v))
+      v.heading = wrap_angle(v.heading + kPi), v.state = AntState::Fleeing;
   };
 
   take(e, from_a);
   take(a, from_e);
   if (from_a + from_e > 0)
-    note_spark(g, (a.payload.x + e.payload.x) * 0.5f, (a.payload.y + e.payload.y) * 0.5f, a.payload.colony, e.payload.colony);
+    note_spark(g, (a.payload.x + e.payload.x) * 0.5f, (a.payload.y + e.payload.y) * 0.5f, a.payload.colony,
+               e.payload.colony);
 }
 
 // Sense: each sensor samples the trail field ahead at its angle, the best one wins; then
@@ -212,7 +215,8 @@ void simulate_ant(Game& g, Record& r) {
   }
   if (age_ant(g, r, dt)) return;
   // A fight or a flight lasts the tick it happens in (the HUD and inspector show it).
-  if (b.state == AntState::Fighting || b.state == AntState::Fleeing) b.state = b.carrying ? AntState::Returning : AntState::Searching;
+  if (b.state == AntState::Fighting || b.state == AntState::Fleeing)
+    b.state = b.carrying ? AntState::Returning : AntState::Searching;
   const u32 id = r.header.handle.index;
   const bool returning = b.carrying != 0;
   // Ants sense on alternate ticks and lay scent on the others (half the random reads).
@@ -261,7 +265,8 @@ void for_each_simulated_prefetching(Game& g, Fn&& fn) {
 }  // namespace
 
 void simulate_ants(Game& g) {
-  if (g.tick != 0 && occupancy_stamp(g.tick) == occupancy_stamp(0)) std::fill(g.occupancy.begin(), g.occupancy.end(), 0);
+  if (g.tick != 0 && occupancy_stamp(g.tick) == occupancy_stamp(0))
+    std::fill(g.occupancy.begin(), g.occupancy.end(), 0);
   for_each_simulated_prefetching(g, [&](Record& r) {
     if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) simulate_ant(g, r);
   });

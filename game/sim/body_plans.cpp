@@ -32,13 +32,12 @@ constexpr CollisionVolume volume(float x, float y, float r, u8 role) {
 constexpr Sensor sensor(float angle, float reach) { return Sensor{angle, reach, 0}; }
 
 // Legs: three per side, side 0 = left (+y), 1 = right (-y); front legs point forward.
-#define COLONY_LEGS(len)                                                   \
-  piece(Part::Leg, 0.08f, 0.14f, kPi / 2 - 0.6f, len, 0.04f),           \
-  piece(Part::Leg, 0.0f, 0.15f, kPi / 2, len, 0.04f),                   \
-  piece(Part::Leg, -0.08f, 0.14f, kPi / 2 + 0.6f, len, 0.04f),          \
-  piece(Part::Leg, 0.08f, -0.14f, -kPi / 2 + 0.6f, len, 0.04f),         \
-  piece(Part::Leg, 0.0f, -0.15f, -kPi / 2, len, 0.04f),                 \
-  piece(Part::Leg, -0.08f, -0.14f, -kPi / 2 - 0.6f, len, 0.04f)
+#define COLONY_LEGS(len)                                                                                          \
+  piece(Part::Leg, 0.08f, 0.14f, kPi / 2 - 0.6f, len, 0.04f), piece(Part::Leg, 0.0f, 0.15f, kPi / 2, len, 0.04f), \
+      piece(Part::Leg, -0.08f, 0.14f, kPi / 2 + 0.6f, len, 0.04f),                                                \
+      piece(Part::Leg, 0.08f, -0.14f, -kPi / 2 + 0.6f, len, 0.04f),                                               \
+      piece(Part::Leg, 0.0f, -0.15f, -kPi / 2, len, 0.04f),                                                       \
+      piece(Part::Leg, -0.08f, -0.14f, -kPi / 2 - 0.6f, len, 0.04f)
 
 constexpr std::array kWorkerPieces{
     piece(Part::Abdomen, -0.3f, 0, 0, 0.38f, 0.28f),
@@ -74,9 +73,20 @@ constexpr RenderPiece queen_segment(int i) {
   return piece(Part::QueenAbdomen, x, 0, 0, 0.2f, w);
 }
 constexpr std::array kQueenPieces{
-    queen_segment(0), queen_segment(1), queen_segment(2), queen_segment(3), queen_segment(4),
-    queen_segment(5), queen_segment(6), queen_segment(7), queen_segment(8), queen_segment(9),
-    queen_segment(10), queen_segment(11), queen_segment(12), queen_segment(13),
+    queen_segment(0),
+    queen_segment(1),
+    queen_segment(2),
+    queen_segment(3),
+    queen_segment(4),
+    queen_segment(5),
+    queen_segment(6),
+    queen_segment(7),
+    queen_segment(8),
+    queen_segment(9),
+    queen_segment(10),
+    queen_segment(11),
+    queen_segment(12),
+    queen_segment(13),
     piece(Part::Thorax, 0, 0, 0, 0.5f, 0.36f),
     piece(Part::Head, 0.45f, 0, 0, 0.36f, 0.34f),
     piece(Part::Mandible, 0.68f, 0.08f, 0.35f, 0.2f, 0.06f),
@@ -96,7 +106,7 @@ constexpr std::array kQueenPieces{
 };
 static_assert(kQueenPieces.size() == 30);
 constexpr std::array kQueenVolumes{
-    volume(0.45f, 0, 0.2f, 1), volume(0, 0, 0.28f, 0),   volume(-0.6f, 0, 0.32f, 0), volume(-0.9f, 0, 0.32f, 0),
+    volume(0.45f, 0, 0.2f, 1), volume(0, 0, 0.28f, 0),     volume(-0.6f, 0, 0.32f, 0), volume(-0.9f, 0, 0.32f, 0),
     volume(-1.2f, 0, 0.3f, 0), volume(-1.5f, 0, 0.28f, 0), volume(-1.8f, 0, 0.24f, 0), volume(0.68f, 0, 0.1f, 2),
 };
 

@@ -10,12 +10,12 @@
 namespace colony {
 
 struct BodyPlan {
-  std::span<const RenderPiece> pieces;       // added at birth, in this order
-  u32 spare_pieces = 0;                      // reserved at birth, added later (carried food)
+  std::span<const RenderPiece> pieces;  // added at birth, in this order
+  u32 spare_pieces = 0;                 // reserved at birth, added later (carried food)
   std::span<const CollisionVolume> volumes;
   std::span<const Sensor> sensors;
   u16 health = 0;
-  u16 attack = 0;                            // damage per contact with an enemy
+  u16 attack = 0;  // damage per contact with an enemy
 };
 
 // The plan for an ant caste (Worker, Soldier, Queen), a corpse or a tile.

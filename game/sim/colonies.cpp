@@ -29,14 +29,14 @@ void simulate_colonies(Game& g) {
 
 namespace {
 
-
 // The debugger's Stress panel: each ant but the queens dies with the given chance. The
 // deaths are counted as culled, and leave no corpse.
 void kill_percent(Game& g, u32 percent) {
   float p = float(std::min(percent, 100u)) / 100.0f;
   ColonyEcs& w = *g.ecs;
   auto maybe_kill = [&](Record& r) {
-    if (is_ant(r.payload.kind) && r.payload.kind != Kind::Queen && hash_float(g.seed, g.tick, r.header.handle.index, kKill) < p)
+    if (is_ant(r.payload.kind) && r.payload.kind != Kind::Queen &&
+        hash_float(g.seed, g.tick, r.header.handle.index, kKill) < p)
       kill_ant(g, r, DeathCause::Culled);
   };
   w.for_each_simulated(maybe_kill);
@@ -99,7 +99,8 @@ u32 nearest_passable_cell(const Game& g, u32 cell, u64& budget) {
       const bool edge_row = y == cy - d || y == cy + d;
       for (int x = cx - d; x <= cx + d; x += edge_row ? 1 : 2 * d) {
         const int d2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
-        if (d2 < best_d2 && in_map(g, x, y) && passable(g.terrain[cell_index(g, x, y)])) best = cell_index(g, x, y), best_d2 = d2;
+        if (d2 < best_d2 && in_map(g, x, y) && passable(g.terrain[cell_index(g, x, y)]))
+          best = cell_index(g, x, y), best_d2 = d2;
       }
     }
   }
@@ -203,8 +204,8 @@ double tick_budget_cells(const Game& g) { return kTickCommandCellsBudget * doubl
 std::string tick_commands_problem(const Game& g, const std::vector<Command>& cmds) {
   const double cells = commands_cells(g, cmds);
   if (cells <= tick_budget_cells(g)) return "";
-  return "the commands of one tick touch " + number_text(cells) + " cells, more than " + number_text(kTickCommandCellsBudget) +
-         " times the map's " + number_text(double(g.width) * g.height);
+  return "the commands of one tick touch " + number_text(cells) + " cells, more than " +
+         number_text(kTickCommandCellsBudget) + " times the map's " + number_text(double(g.width) * g.height);
 }
 
 u64 event_next_due(const EventSpec& e, u64 now) {

@@ -23,7 +23,18 @@ const char* kind_name(Kind k);
 
 // Which part of a body a render piece draws; the renderer picks a sprite from it.
 enum class Part : u8 {
-  Head, Thorax, Abdomen, Leg, Antenna, Mandible, CarriedFood, Crumb, Tile, QueenAbdomen, Wing, Count
+  Head,
+  Thorax,
+  Abdomen,
+  Leg,
+  Antenna,
+  Mandible,
+  CarriedFood,
+  Crumb,
+  Tile,
+  QueenAbdomen,
+  Wing,
+  Count
 };
 // Legs, antennae and mandibles: the thin paired limbs, each on the left or right of the body.
 constexpr bool is_paired_limb(Part p) { return p == Part::Leg || p == Part::Antenna || p == Part::Mandible; }
@@ -40,11 +51,11 @@ struct RenderPiece {
   static constexpr float kRadiansPerTurn = 6.28318531f;
   static constexpr float kRadiansPerUnit = kRadiansPerTurn / 65536.0f;
 
-  u32 color = {};  // 0xAABBGGRR tint
-  ecs::i16 x_units = {}, y_units = {};  // offset in the owner's frame (x forward, y left)
+  u32 color = {};                                // 0xAABBGGRR tint
+  ecs::i16 x_units = {}, y_units = {};           // offset in the owner's frame (x forward, y left)
   ecs::i16 width_units = {}, height_units = {};  // size along x and y
-  u16 turn_units = {};  // rotation relative to the owner's heading, 65536 to a turn
-  u8 sprite = {};       // atlas sprite index
+  u16 turn_units = {};                           // rotation relative to the owner's heading, 65536 to a turn
+  u8 sprite = {};                                // atlas sprite index
   Part part = {};
 
   constexpr float offset_x() const { return float(x_units) / kUnitsPerCell; }
@@ -82,7 +93,7 @@ inline constexpr float kMaxPartCells = 8.0f;
 struct CollisionVolume {
   float offset_x = {}, offset_y = {};  // in cells, owner frame
   float radius = {};
-  u8 role = {};                   // 0 body, 1 head, 2 mandibles
+  u8 role = {};  // 0 body, 1 head, 2 mandibles
   u8 pad[3] = {};
   static constexpr u32 kMaxPerEntity = 8;
   static constexpr const char* kPoolName = "collision_volumes";
@@ -105,20 +116,20 @@ enum class AntState : u8 { Searching, Returning, Fighting, Fleeing, Idle };
 struct Body {
   float x = {}, y = {};
   float heading = {};
-  float speed = {};      // cells per tick at full legs
+  float speed = {};  // cells per tick at full legs
   Kind kind = {};
-  u8 colony = {};        // 0..3
+  u8 colony = {};  // 0..3
   AntState state = {};
-  u8 legs = {};          // legs left (workers/soldiers start with 6)
-  u8 antennae = {};      // antennae left
-  u8 carrying = {};      // 1 while a carried-food piece is added
+  u8 legs = {};      // legs left (workers/soldiers start with 6)
+  u8 antennae = {};  // antennae left
+  u8 carrying = {};  // 1 while a carried-food piece is added
   u16 health = {};
-  u32 age = {};          // ticks lived
-  u32 lifespan = {};     // dies of age at this many ticks
-  u32 amount = {};       // food: crumbs left; corpse: food value; ant: food carried
-  u32 cell = {};         // the cell under it (tiles and food: theirs; ants: the last they stood on)
-  u32 last_tick = {};    // last tick this entity was advanced (dormant catch-up)
-  float scent = {};      // ants: strength of the trail being laid (1 at nest/food, fading)
+  u32 age = {};        // ticks lived
+  u32 lifespan = {};   // dies of age at this many ticks
+  u32 amount = {};     // food: crumbs left; corpse: food value; ant: food carried
+  u32 cell = {};       // the cell under it (tiles and food: theirs; ants: the last they stood on)
+  u32 last_tick = {};  // last tick this entity was advanced (dormant catch-up)
+  float scent = {};    // ants: strength of the trail being laid (1 at nest/food, fading)
 };
 
 // What an ant is doing, as the HUD and the debugger name it. A queen never leaves the
@@ -132,7 +143,8 @@ const char* activity_name(const Body& b);
 using ColonyPools = ecs::PoolList<COLONY_POOLS>;
 using ColonyEcs = ColonyPools::World<Body>;
 // A value per pool, named by type: capacities, counts.
-template <class T> using PerPool = ColonyEcs::PerPool<T>;
+template <class T>
+using PerPool = ColonyEcs::PerPool<T>;
 using Record = ColonyEcs::Record;
 // A record (header + Body) is one cache line: it is what every system walks each tick,
 // and the slot lists live beside the directory entry instead (ecs/world.h).

@@ -12,7 +12,8 @@ bool kill_ant(Game& g, Record& r, DeathCause cause) {
   --c.alive;
   ++c.died.by_cause[size_t(cause)];
   if (b.kind == Kind::Queen) c.queen = {};
-  bool leaves_corpse = b.kind != Kind::Queen && (cause == DeathCause::Combat || cause == DeathCause::Age || cause == DeathCause::Starvation);
+  bool leaves_corpse = b.kind != Kind::Queen &&
+                       (cause == DeathCause::Combat || cause == DeathCause::Age || cause == DeathCause::Starvation);
   if (leaves_corpse) g.scratch_corpses.push_back({b.x, b.y, b.heading, b.colony, b.kind});
   return true;
 }

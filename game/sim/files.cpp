@@ -86,7 +86,8 @@ int register_temporary(const std::string& temp) {
       struct sigaction sa {};
       sa.sa_handler = remove_temporaries_and_end;
       sigemptyset(&sa.sa_mask);
-      for (size_t k = 0; k < std::size(kInterruptSignals); ++k) ::sigaction(kInterruptSignals[k], &sa, &interrupt_previous[k]);
+      for (size_t k = 0; k < std::size(kInterruptSignals); ++k)
+        ::sigaction(kInterruptSignals[k], &sa, &interrupt_previous[k]);
       struct sigaction ignore {};
       ignore.sa_handler = SIG_IGN;
       sigemptyset(&ignore.sa_mask);
@@ -102,7 +103,8 @@ void unregister_temporary(int& slot) {
   interrupt_used[slot] = 0;
   slot = -1;
   if (--interrupt_count == 0) {
-    for (size_t k = 0; k < std::size(kInterruptSignals); ++k) ::sigaction(kInterruptSignals[k], &interrupt_previous[k], nullptr);
+    for (size_t k = 0; k < std::size(kInterruptSignals); ++k)
+      ::sigaction(kInterruptSignals[k], &interrupt_previous[k], nullptr);
     ::sigaction(SIGXFSZ, &file_size_previous, nullptr);
   }
 }
@@ -120,12 +122,13 @@ std::string name_length_problem(const std::string& path, const std::string& fold
     size_t end = path.find('/', start);
     if (end == std::string::npos) end = path.size();
     if (end - start > size_t(name_max))
-      return "the name " + printable(path.substr(start, 40)) + "... is " + std::to_string(end - start) + " bytes long, more than the " +
-             std::to_string(name_max) + " a file name may have";
+      return "the name " + printable(path.substr(start, 40)) + "... is " + std::to_string(end - start) +
+             " bytes long, more than the " + std::to_string(name_max) + " a file name may have";
     start = end + 1;
   }
   if (path.size() >= size_t(PATH_MAX))
-    return "the path is " + std::to_string(path.size()) + " bytes long, more than the " + std::to_string(PATH_MAX - 1) + " a path may have";
+    return "the path is " + std::to_string(path.size()) + " bytes long, more than the " + std::to_string(PATH_MAX - 1) +
+           " a path may have";
   // Whatever else the system finds too long (it speaks last).
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0 && errno == ENAMETOOLONG) return "the name is too long (" + reason() + ")";
@@ -182,7 +185,8 @@ std::string read_regular_file(const std::string& path, std::vector<std::uint8_t>
   std::string problem;
   if (read_up_to(fd, out.data(), have) != have) problem = shrank;
   else if (head.check) problem = head.check(out.data(), have, size);
-  if (problem.empty() && size > max_bytes) problem = "too large (" + std::to_string(size) + " bytes, at most " + std::to_string(max_bytes) + ")";
+  if (problem.empty() && size > max_bytes)
+    problem = "too large (" + std::to_string(size) + " bytes, at most " + std::to_string(max_bytes) + ")";
   if (problem.empty()) {
     out.resize(size_t(size));
     if (read_up_to(fd, out.data() + have, out.size() - have) != out.size() - have) problem = shrank;
@@ -206,11 +210,14 @@ std::string why_not_writable(const std::string& given) {
   if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))) return "symbolic links in a loop";
   auto status = std::filesystem::status(path, ec);
   if (std::filesystem::is_directory(status)) return "is a folder";
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return "not a regular file (a pipe, socket or device)";
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    return "not a regular file (a pipe, socket or device)";
   auto parent = std::filesystem::path(path).parent_path();
   // The length first: a path too long names no folder the system would look into.
-  if (std::string too_long = name_length_problem(path, parent.empty() ? "." : parent.string()); !too_long.empty()) return too_long;
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) return "folder does not exist: " + printable(parent.string());
+  if (std::string too_long = name_length_problem(path, parent.empty() ? "." : parent.string()); !too_long.empty())
+    return too_long;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    return "folder does not exist: " + printable(parent.string());
   std::string probe = temp_pattern(path);
   int fd = ::mkstemp(probe.data());
   if (fd < 0) return "cannot create a file there (" + reason() + ")";
@@ -262,7 +269,9 @@ bool PendingFile::close(std::string* err, const std::string& problem) {
   file_ = nullptr;
   if (ok && problem.empty()) return true;
   failed_ = true;
-  if (err) *err = printable(path_) + ": write failed (" + (problem.empty() ? std::string(std::strerror(saved ? saved : errno)) : problem) + ")";
+  if (err)
+    *err = printable(path_) + ": write failed (" +
+           (problem.empty() ? std::string(std::strerror(saved ? saved : errno)) : problem) + ")";
   return false;
 }
 
@@ -397,14 +406,26 @@ std::string printable(const std::string& text) {
   size_t n = text.size();
   for (size_t i = 0; i < n;) {
     unsigned char c = s[i];
-    if (c < 0x20 || c == 0x7f) { escape(c); ++i; continue; }
-    if (c < 0x80) { out += char(c); ++i; continue; }
+    if (c < 0x20 || c == 0x7f) {
+      escape(c);
+      ++i;
+      continue;
+    }
+    if (c < 0x80) {
+      out += char(c);
+      ++i;
+      continue;
+    }
     // A UTF-8 sequence: its length from the lead byte, then continuation bytes only
     // (overlong two-byte forms and stray continuation bytes are escaped).
     size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
     bool ok = len != 0 && i + len <= n;
     for (size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xc0) == 0x80;
-    if (!ok) { escape(c); ++i; continue; }
+    if (!ok) {
+      escape(c);
+      ++i;
+      continue;
+    }
     out.append(text, i, len);
     i += len;
   }

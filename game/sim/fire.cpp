@@ -70,7 +70,8 @@ void simulate_fire(Game& g) {
       int nx = cx + kDx[k], ny = cy + kDy[k];
       if (!in_map(g, nx, ny)) continue;
       u32 nc = cell_index(g, nx, ny);
-      if (g.terrain[nc] == Terrain::Grass && g.fire[nc] == 0 && hash_float(g.seed, g.tick, cell * 4 + u32(k), kSpread) < rules.fire_spread)
+      if (g.terrain[nc] == Terrain::Grass && g.fire[nc] == 0 &&
+          hash_float(g.seed, g.tick, cell * 4 + u32(k), kSpread) < rules.fire_spread)
         ignite_cell(g, nc);
     }
     put_danger(g, cell, 1.0f);

@@ -62,7 +62,8 @@ const char* command_kind_name(CommandKind k) {
 std::string release_cause_text(u32 cause) {
   std::string s;
   for (u32 c = 0; c < u32(DeathCause::Count); ++c)
-    if (cause & release_cause_bit(DeathCause(c))) s += (s.empty() ? "" : " + ") + std::string(death_cause_name(DeathCause(c)));
+    if (cause & release_cause_bit(DeathCause(c)))
+      s += (s.empty() ? "" : " + ") + std::string(death_cause_name(DeathCause(c)));
   if (cause & kReleaseMaim) s += s.empty() ? "maimed by a bomb" : " (maimed)";
   return s.empty() ? "other" : s;
 }
@@ -167,9 +168,11 @@ void simulate_tick(Game& g) {
     spawn_corpses(g);
   }
   // Explosions older than kBlastTicks leave the list together (it is in tick order).
-  auto shown = std::find_if(g.blasts.begin(), g.blasts.end(), [&](const Blast& b) { return b.tick + kBlastTicks >= g.tick; });
+  auto shown =
+      std::find_if(g.blasts.begin(), g.blasts.end(), [&](const Blast& b) { return b.tick + kBlastTicks >= g.tick; });
   g.blasts.erase(g.blasts.begin(), shown);
-  auto lit = std::find_if(g.sparks.begin(), g.sparks.end(), [&](const Spark& s) { return s.tick + kSparkTicks >= g.tick; });
+  auto lit =
+      std::find_if(g.sparks.begin(), g.sparks.end(), [&](const Spark& s) { return s.tick + kSparkTicks >= g.tick; });
   g.sparks.erase(g.sparks.begin(), lit);
   ++g.tick;
 }
@@ -183,8 +186,12 @@ struct Hasher {
   Hasher() { XXH3_64bits_reset(s); }
   ~Hasher() { XXH3_freeState(s); }
   void bytes(const void* p, size_t n) { XXH3_64bits_update(s, p, n); }
-  template <class T> void pod(const T& v) { bytes(&v, sizeof v); }
-  template <class T> void vec(const std::vector<T>& v) {
+  template <class T>
+  void pod(const T& v) {
+    bytes(&v, sizeof v);
+  }
+  template <class T>
+  void vec(const std::vector<T>& v) {
     pod(v.size());
     if (!v.empty()) bytes(v.data(), v.size() * sizeof(T));
   }
@@ -221,7 +228,8 @@ u64 state_hash(const Game& gc) {
   h.vec(g.chunk_simulated);
   h.pod(g.spawn_refused);
   for (const Command& c : g.pending_commands) {
-    h.pod(c.kind), h.pod(c.x), h.pod(c.y), h.pod(c.radius), h.pod(c.count), h.pod(c.colony), h.pod(c.caste), h.pod(c.terrain);
+    h.pod(c.kind), h.pod(c.x), h.pod(c.y), h.pod(c.radius), h.pod(c.count), h.pod(c.colony), h.pod(c.caste),
+        h.pod(c.terrain);
   }
   hash_records(*g.ecs, [&](const void* p, size_t n) { h.bytes(p, n); });
   return h.digest();
@@ -253,34 +261,41 @@ std::vector<ecs::Violation> validate_game(Game& g, size_t max_reports, u64* foun
     if (r.header.flags & ecs::kFlagDying) return;
     if (b.kind == Kind::Food) {
       ++food_sources;
-      if (pieces(r, Part::Crumb) != b.amount) report(r.header.handle, "food source's crumb pieces disagree with its amount " + std::to_string(b.amount));
+      if (pieces(r, Part::Crumb) != b.amount)
+        report(r.header.handle, "food source's crumb pieces disagree with its amount " + std::to_string(b.amount));
     }
     if (!is_ant(b.kind)) return;
     if (b.colony < counted.size()) ++counted[b.colony];
     ecs::Tier want = tier_for_chunk(g, r.header.chunk);
-    if (ecs::Tier(r.header.tier) != want) report(r.header.handle, std::string("ant in the wrong tier for chunk ") + std::to_string(r.header.chunk));
+    if (ecs::Tier(r.header.tier) != want)
+      report(r.header.handle, std::string("ant in the wrong tier for chunk ") + std::to_string(r.header.chunk));
     if (r.header.chunk != w.grid().chunk_at(b.x, b.y)) report(r.header.handle, "ant's chunk is not the chunk under it");
     if (b.cell != cell_of(g, b.x, b.y)) report(r.header.handle, "ant's cell is not the cell under it");
-    if (pieces(r, Part::Leg) != b.legs || pieces(r, Part::Antenna) != b.antennae || pieces(r, Part::CarriedFood) != b.carrying)
+    if (pieces(r, Part::Leg) != b.legs || pieces(r, Part::Antenna) != b.antennae ||
+        pieces(r, Part::CarriedFood) != b.carrying)
       report(r.header.handle, "ant's leg, antenna or carried-food pieces disagree with its body");
   };
   w.for_each_entity(check);
   if (food_sources != g.food_sources)
-    report({}, "the game counts " + std::to_string(g.food_sources) + " food sources, storage holds " + std::to_string(food_sources));
+    report({}, "the game counts " + std::to_string(g.food_sources) + " food sources, storage holds " +
+                   std::to_string(food_sources));
   std::vector<u32> burning(g.chunk_burning.size(), 0);
   for (u32 cell = 0; cell < g.fire.size(); ++cell)
     if (g.fire[cell] > 0) ++burning[w.grid().chunk_of_cell(cell % g.width, cell / g.width)];
   for (u32 c = 0; c < burning.size(); ++c)
     if (burning[c] != g.chunk_burning[c])
-      report({}, "chunk " + std::to_string(c) + " counts " + std::to_string(g.chunk_burning[c]) + " burning cells, the fire grid " + std::to_string(burning[c]));
+      report({}, "chunk " + std::to_string(c) + " counts " + std::to_string(g.chunk_burning[c]) +
+                     " burning cells, the fire grid " + std::to_string(burning[c]));
   for (size_t i = 0; i < g.colonies.size(); ++i)
     if (counted[i] != g.colonies[i].alive)
-      report({}, "colony " + std::to_string(i) + " counts " + std::to_string(g.colonies[i].alive) + " ants, storage holds " + std::to_string(counted[i]));
+      report({}, "colony " + std::to_string(i) + " counts " + std::to_string(g.colonies[i].alive) +
+                     " ants, storage holds " + std::to_string(counted[i]));
   for (size_t cell = 0; cell < g.food_at.size(); ++cell) {
     Handle h = g.food_at[cell];
     if (h.is_null()) continue;
     const Record* r = w.find(h);
-    if (!r || (r->payload.kind != Kind::Food && r->payload.kind != Kind::Corpse)) report(h, "food grid cell " + std::to_string(cell) + " names no live food");
+    if (!r || (r->payload.kind != Kind::Food && r->payload.kind != Kind::Corpse))
+      report(h, "food grid cell " + std::to_string(cell) + " names no live food");
   }
   g.invariant_violations += total;
   if (found) *found = total;

@@ -68,11 +68,11 @@ struct Colony {
   float nest_x = 0, nest_y = 0;
   u32 color = 0xFF'FF'FF'FFu;  // 0xAABBGGRR
   Handle queen;
-  double food = 0;            // stored food units
-  u64 alive = 0, born = 0;    // ants (workers, soldiers, queen)
+  double food = 0;          // stored food units
+  u64 alive = 0, born = 0;  // ants (workers, soldiers, queen)
   DeathCounts died;
-  u64 delivered = 0;          // food units delivered to the nest
-  bool starving = false;      // food ran out: ants die of hunger until it comes back
+  u64 delivered = 0;      // food units delivered to the nest
+  bool starving = false;  // food ran out: ants die of hunger until it comes back
   // Refounding (ecology.cpp): the tick after the colony fell to no workers or soldiers
   // (0 while it has some), and how often its queen has founded it again.
   u64 down_since = 0;
@@ -90,9 +90,9 @@ const char* command_kind_name(CommandKind k);
 
 struct Command {
   CommandKind kind = CommandKind::Bomb;
-  float x = 0, y = 0;       // world position in cells
-  float radius = 0;         // bomb kill radius (0 = default), fire/paint radius, spawn scatter
-  u32 count = 0;            // spawn count, food crumbs, kill percent
+  float x = 0, y = 0;  // world position in cells
+  float radius = 0;    // bomb kill radius (0 = default), fire/paint radius, spawn scatter
+  u32 count = 0;       // spawn count, food crumbs, kill percent
   u8 colony = 0;
   Kind caste = Kind::Worker;
   Terrain terrain = Terrain::Grass;
@@ -150,9 +150,9 @@ struct Game {
   u32 width = 0, height = 0;  // in cells
   std::vector<Terrain> terrain;
   std::vector<Handle> tiles;
-  std::vector<u16> fire;      // remaining burn ticks per cell, 0 = not burning
-  std::vector<u8> scorch;     // 0..255 scorch darkness per cell (bomb marks)
-  std::vector<u32> burning;   // cells on fire, in ignition order
+  std::vector<u16> fire;           // remaining burn ticks per cell, 0 = not burning
+  std::vector<u8> scorch;          // 0..255 scorch darkness per cell (bomb marks)
+  std::vector<u32> burning;        // cells on fire, in ignition order
   std::vector<u32> chunk_burning;  // burning cells per chunk (fire victims are looked up by chunk)
 
   // Pheromones: per colony to-food and to-home, plus one shared danger field.
@@ -170,8 +170,8 @@ struct Game {
   std::vector<u8> chunk_scent;
 
   std::vector<Colony> colonies;
-  Rng rng;         // the world's random stream (spawns, random food)
-  Rng event_rng;   // scenario events (bomb jitter)
+  Rng rng;                      // the world's random stream (spawns, random food)
+  Rng event_rng;                // scenario events (bomb jitter)
   std::vector<u64> event_next;  // per scenario event: next tick it fires (~0 = done)
 
   // Simulation region in cells: chunks intersecting it are simulated, the rest dormant.
@@ -182,31 +182,38 @@ struct Game {
   // The cells pending_commands touch (commands_cells), kept beside the queue wherever it
   // changes, so that queue_command checks the tick's budget without summing the queue.
   double pending_command_cells = 0;
-  std::vector<u64> dirty_chunks_stamp;    // tick at which each chunk's tiles last changed (renderer cache)
-  u64 spawn_refused = 0;                  // births refused for lack of pool capacity
+  std::vector<u64> dirty_chunks_stamp;  // tick at which each chunk's tiles last changed (renderer cache)
+  u64 spawn_refused = 0;                // births refused for lack of pool capacity
   // Of those, the ants of spawn commands (the player's): the window names their refusals.
   // Not saved or hashed, as refused_commands.
   u64 command_spawns_refused = 0;
-  u64 moves = 0;                          // ants moved between chunks or tiers
-  u64 refused_moves = 0;                  // of those, refused by the entity store and undone (regions.cpp)
+  u64 moves = 0;          // ants moved between chunks or tiers
+  u64 refused_moves = 0;  // of those, refused by the entity store and undone (regions.cpp)
   u64 invariant_violations = 0;
   // Commands queue_command refused (past kTickCommandCellsBudget). Not saved or hashed:
   // a refused command never reached the world.
   u64 refused_commands = 0;
   SystemTimes times;
-  std::vector<Blast> blasts;              // explosions of the last kBlastTicks (see kMaxBlasts)
-  std::vector<Spark> sparks;              // fight contacts of the last kSparkTicks (see kMaxSparks)
+  std::vector<Blast> blasts;  // explosions of the last kBlastTicks (see kMaxBlasts)
+  std::vector<Spark> sparks;  // fight contacts of the last kSparkTicks (see kMaxSparks)
 
   // Scratch, reused every tick (not state: empty between ticks).
   std::vector<ColonyEcs::ChunkMove> scratch_moves;  // chunk changes a walk defers to its end
   // Where each deferred move's ant stood before its step, beside scratch_moves (a refused
   // move puts the ant back there).
-  struct Stand { float x, y; u32 cell, chunk; };
+  struct Stand {
+    float x, y;
+    u32 cell, chunk;
+  };
   std::vector<Stand> scratch_stands;
   std::vector<Handle> scratch_handles;
-  struct CorpseOrder { float x, y, heading; u8 colony; Kind kind; };
+  struct CorpseOrder {
+    float x, y, heading;
+    u8 colony;
+    Kind kind;
+  };
   std::vector<CorpseOrder> scratch_corpses;
-  std::vector<u64> occupancy;             // per cell: tick << 32 | ant index (combat contacts)
+  std::vector<u64> occupancy;  // per cell: tick << 32 | ant index (combat contacts)
   std::vector<u32> scratch_cells;
 };
 
@@ -271,9 +278,13 @@ DeathCounts ants_died(const Game& g);
 
 // [SECTION] Building blocks
 
-inline bool in_map(const Game& g, int cx, int cy) { return cx >= 0 && cy >= 0 && u32(cx) < g.width && u32(cy) < g.height; }
+inline bool in_map(const Game& g, int cx, int cy) {
+  return cx >= 0 && cy >= 0 && u32(cx) < g.width && u32(cy) < g.height;
+}
 // A world position (cells, fractional) on the map.
-inline bool in_map(const Game& g, float x, float y) { return x >= 0 && y >= 0 && x < float(g.width) && y < float(g.height); }
+inline bool in_map(const Game& g, float x, float y) {
+  return x >= 0 && y >= 0 && x < float(g.width) && y < float(g.height);
+}
 inline u32 cell_index(const Game& g, int cx, int cy) { return u32(cy) * g.width + u32(cx); }
 inline bool is_ant(Kind k) { return k == Kind::Worker || k == Kind::Soldier || k == Kind::Queen; }
 

@@ -156,7 +156,8 @@ void drop_first(History& h) {
   const u64 gone = first - h.first;
   h.digests.erase(h.digests.begin(), h.digests.begin() + ptrdiff_t(gone));
   h.hashes.erase(h.hashes.begin(), h.hashes.begin() + ptrdiff_t(gone));
-  auto input_end = std::find_if(h.inputs.begin(), h.inputs.end(), [&](const ReplayEvent& e) { return e.tick >= first; });
+  auto input_end =
+      std::find_if(h.inputs.begin(), h.inputs.end(), [&](const ReplayEvent& e) { return e.tick >= first; });
   h.inputs.erase(h.inputs.begin(), input_end);
   auto marker_end = std::find_if(h.markers.begin(), h.markers.end(), [&](const Marker& m) { return m.tick >= first; });
   h.markers.erase(h.markers.begin(), marker_end);
@@ -209,16 +210,19 @@ bool history_start(History& h, const Game& g, std::string* err, const HistorySet
   h = History{};
   h.settings = settings;
   h.max_bytes = settings.max_bytes ? settings.max_bytes : default_history_bytes();
-  h.hash_interval = std::clamp<u32>((g.ecs->live_count() + kEntitiesPerHashedTick - 1) / kEntitiesPerHashedTick, 1, kMaxHashInterval);
+  h.hash_interval =
+      std::clamp<u32>((g.ecs->live_count() + kEntitiesPerHashedTick - 1) / kEntitiesPerHashedTick, 1, kMaxHashInterval);
   h.first = h.last = g.tick;
-  h.last_region[0] = g.region_x, h.last_region[1] = g.region_y, h.last_region[2] = g.region_w, h.last_region[3] = g.region_h;
+  h.last_region[0] = g.region_x, h.last_region[1] = g.region_y, h.last_region[2] = g.region_w,
+  h.last_region[3] = g.region_h;
   h.interval = settings.keyframe_ticks ? settings.keyframe_ticks : kTicksPerSecond;
   Keyframe k;
   if (!make_keyframe(h, g, k, false, err)) return false;
   if (k.save_bytes > h.max_bytes / 2) {
     if (err)
-      *err = "a keyframe of this world is " + size_text(double(k.save_bytes)) + " before compression, more than half the " +
-             size_text(double(h.max_bytes)) + " the history may take (--history-mb)";
+      *err = "a keyframe of this world is " + size_text(double(k.save_bytes)) +
+             " before compression, more than half the " + size_text(double(h.max_bytes)) +
+             " the history may take (--history-mb)";
     h = History{};
     return false;
   }
@@ -316,7 +320,8 @@ bool history_step(History& h, Game& g) {
   // one recorded up to this tick, or the one the world holds.
   g.pending_commands.clear();
   g.pending_command_cells = 0;
-  auto it = std::lower_bound(h.inputs.begin(), h.inputs.end(), g.tick, [](const ReplayEvent& e, u64 t) { return e.tick < t; });
+  auto it = std::lower_bound(h.inputs.begin(), h.inputs.end(), g.tick,
+                             [](const ReplayEvent& e, u64 t) { return e.tick < t; });
   for (; it != h.inputs.end() && it->tick == g.tick; ++it) {
     if (it->type == ReplayEvent::Region) {
       set_sim_region(g, it->region[0], it->region[1], it->region[2], it->region[3]);
@@ -329,19 +334,24 @@ bool history_step(History& h, Game& g) {
   const size_t i = size_t(g.tick - h.first - 1);
   ++h.checked_ticks;
   if (u64 have = tick_digest(g); have != h.digests[i])
-    return note_mismatch(h, "tick " + std::to_string(g.tick) + ": tick digest " + hex(have) + ", live " + hex(h.digests[i]));
+    return note_mismatch(
+        h, "tick " + std::to_string(g.tick) + ": tick digest " + hex(have) + ", live " + hex(h.digests[i]));
   if (h.hashes[i] != 0)
     if (u64 have = state_hash(g); have != h.hashes[i])
-      return note_mismatch(h, "tick " + std::to_string(g.tick) + ": state hash " + hex(have) + ", live " + hex(h.hashes[i]));
+      return note_mismatch(
+          h, "tick " + std::to_string(g.tick) + ": state hash " + hex(have) + ", live " + hex(h.hashes[i]));
   return true;
 }
 
 std::unique_ptr<Game> history_restore(History& h, u64 tick, std::string* err) {
   if (h.keyframes.empty() || tick < h.first || tick > h.last) {
-    if (err) *err = "tick " + std::to_string(tick) + " is outside the history (ticks " + std::to_string(h.first) + " to " + std::to_string(h.last) + ")";
+    if (err)
+      *err = "tick " + std::to_string(tick) + " is outside the history (ticks " + std::to_string(h.first) + " to " +
+             std::to_string(h.last) + ")";
     return nullptr;
   }
-  auto k = std::upper_bound(h.keyframes.begin(), h.keyframes.end(), tick, [](u64 t, const Keyframe& kf) { return t < kf.tick; });
+  auto k = std::upper_bound(h.keyframes.begin(), h.keyframes.end(), tick,
+                            [](u64 t, const Keyframe& kf) { return t < kf.tick; });
   --k;  // the nearest at or before `tick` (the first keyframe is at h.first)
   std::unique_ptr<Game> g = open_keyframe(*k, err);
   if (!g) return nullptr;
@@ -371,7 +381,8 @@ void history_cut_after(History& h, const Game& g) {
   while (!h.inputs.empty() && h.inputs.back().tick >= tick) h.inputs.pop_back();
   while (!h.markers.empty() && h.markers.back().tick >= tick) h.markers.pop_back();
   h.last = tick;
-  h.last_region[0] = g.region_x, h.last_region[1] = g.region_y, h.last_region[2] = g.region_w, h.last_region[3] = g.region_h;
+  h.last_region[0] = g.region_x, h.last_region[1] = g.region_y, h.last_region[2] = g.region_w,
+  h.last_region[3] = g.region_h;
 }
 
 // [SECTION] The headless check
@@ -391,7 +402,8 @@ std::vector<std::string> history_check(History& h, u32 count, u64 seed, u64* che
     }
     // The tick itself is compared in full, whatever the hash interval.
     const u64 live = history_live_hash(h, tick);
-    if (live != 0 && state_hash(*g) != live) out.push_back("rewind to tick " + std::to_string(tick) + ": state hash differs from live");
+    if (live != 0 && state_hash(*g) != live)
+      out.push_back("rewind to tick " + std::to_string(tick) + ": state hash differs from live");
   }
   if (checked) *checked = h.checked_ticks - before;
   return out;

@@ -75,15 +75,15 @@ struct Marker {
 
 struct History {
   HistorySettings settings;
-  u64 max_bytes = 0;       // settings.max_bytes resolved
-  u32 interval = 60;       // ticks between keyframes now
-  u32 hash_interval = 1;   // a full state hash after every this many ticks (as the recorder's)
-  std::deque<Keyframe> keyframes;  // tick order; the first is the history's start
-  u64 keyframe_bytes = 0;          // their compressed bytes together
-  std::vector<ReplayEvent> inputs; // tick order: commands queued for, and regions set before, each tick
+  u64 max_bytes = 0;                // settings.max_bytes resolved
+  u32 interval = 60;                // ticks between keyframes now
+  u32 hash_interval = 1;            // a full state hash after every this many ticks (as the recorder's)
+  std::deque<Keyframe> keyframes;   // tick order; the first is the history's start
+  u64 keyframe_bytes = 0;           // their compressed bytes together
+  std::vector<ReplayEvent> inputs;  // tick order: commands queued for, and regions set before, each tick
   // Per tick t in (first, last]: the state after the tick that ends at t.
-  std::deque<u64> digests;             // digests[t - first - 1] = tick_digest
-  std::deque<u64> hashes;              // hashes[t - first - 1] = state_hash, or 0 when none was taken
+  std::deque<u64> digests;  // digests[t - first - 1] = tick_digest
+  std::deque<u64> hashes;   // hashes[t - first - 1] = state_hash, or 0 when none was taken
   std::vector<Marker> markers;
   u64 first = 0, last = 0;  // the ticks the history spans (restorable: first..last)
   float last_region[4] = {};

@@ -70,7 +70,8 @@ void move_chunks_between_tiers(Game& g) {
         if (!(r.header.flags & ecs::kFlagDying)) g.scratch_handles.push_back(r.header.handle);
       });
     }
-    const ecs::Tier to = want ? ecs::Tier::Simulated : ecs::Tier::Dormant, from = want ? ecs::Tier::Dormant : ecs::Tier::Simulated;
+    const ecs::Tier to = want ? ecs::Tier::Simulated : ecs::Tier::Dormant,
+                    from = want ? ecs::Tier::Dormant : ecs::Tier::Simulated;
     if (move_ants_to_tier(g, to, from)) g.chunk_simulated[c] = want;
   }
   g.scratch_handles.clear();
@@ -100,7 +101,8 @@ void apply_deferred_moves(Game& g) {
     for (size_t i = 0; i < g.scratch_moves.size(); ++i) {
       const ColonyEcs::ChunkMove& m = g.scratch_moves[i];
       const Record* r = w.find(m.h);
-      if (!r || r->header.chunk != m.chunk || ecs::Tier(r->header.tier) != m.tier) put_back(g, m.h, g.scratch_stands[i]);
+      if (!r || r->header.chunk != m.chunk || ecs::Tier(r->header.tier) != m.tier)
+        put_back(g, m.h, g.scratch_stands[i]);
     }
   g.scratch_moves.clear();
   g.scratch_stands.clear();

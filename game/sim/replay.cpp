@@ -38,8 +38,10 @@ std::uint64_t tick_digest(const Game& g) {
   auto pod = [&](const auto& v) { XXH3_64bits_update(s, &v, sizeof v); };
   pod(g.tick), pod(g.rng.state), pod(g.rng.inc), pod(g.event_rng.state), pod(g.event_rng.inc);
   pod(g.food_sources), pod(g.spawn_refused), pod(g.burning.size());
-  for (const Colony& c : g.colonies) pod(c.alive), pod(c.born), pod(c.died.by_cause), pod(c.food), pod(c.delivered), pod(c.queen);
-  for (const ecs::PoolStats* st : g.ecs->all_stats()) pod(st->taken), pod(st->reserved_unused), pod(st->owners), pod(st->total);
+  for (const Colony& c : g.colonies)
+    pod(c.alive), pod(c.born), pod(c.died.by_cause), pod(c.food), pod(c.delivered), pod(c.queen);
+  for (const ecs::PoolStats* st : g.ecs->all_stats())
+    pod(st->taken), pod(st->reserved_unused), pod(st->owners), pod(st->total);
   pod(g.ecs->live_count()), pod(g.ecs->simulated_count()), pod(g.ecs->failed_creates()), pod(g.pending_commands.size());
   // The simulated entities' bodies (positions, headings, health, ...): the part of the
   // world that moves every tick, walked densely.
@@ -54,7 +56,8 @@ std::uint64_t tick_digest(const Game& g) {
 bool Recorder::start(const Game& g, std::string* err, std::uint32_t hash_interval) {
   replay = Replay{};
   if (hash_interval == 0)
-    hash_interval = std::clamp<std::uint32_t>((g.ecs->live_count() + kEntitiesPerHashedTick - 1) / kEntitiesPerHashedTick, 1, kMaxHashInterval);
+    hash_interval = std::clamp<std::uint32_t>(
+        (g.ecs->live_count() + kEntitiesPerHashedTick - 1) / kEntitiesPerHashedTick, 1, kMaxHashInterval);
   replay.hash_interval = hash_interval;
   replay.start_tick = g.tick;
   if (!save_game_to_bytes(g, replay.start_save, err)) return false;
@@ -136,7 +139,9 @@ std::unique_ptr<Game> Replayer::start_game(const std::string& name, std::string*
     return nullptr;
   }
   if (g->tick != replay.start_tick) {
-    if (err) *err = printable(name) + ": the starting world is at tick " + std::to_string(g->tick) + ", the replay starts at " + std::to_string(replay.start_tick);
+    if (err)
+      *err = printable(name) + ": the starting world is at tick " + std::to_string(g->tick) +
+             ", the replay starts at " + std::to_string(replay.start_tick);
     return nullptr;
   }
   // Each tick's recorded commands within the bound queue_command holds live play to.
@@ -183,7 +188,8 @@ bool Replayer::after_tick(const Game& g) {
   std::uint64_t want_digest = replay.digests[size_t(done - 1)], have_digest = tick_digest(g);
   if (have_digest != want_digest) {
     diverged = true;
-    divergence = "tick " + std::to_string(g.tick) + ": tick digest " + hex(have_digest) + ", recorded " + hex(want_digest);
+    divergence =
+        "tick " + std::to_string(g.tick) + ": tick digest " + hex(have_digest) + ", recorded " + hex(want_digest);
     return false;
   }
   ++checked;
@@ -205,7 +211,8 @@ namespace {
 
 struct Writer {
   std::vector<std::uint8_t>& out;
-  template <class T> void pod(const T& v) {
+  template <class T>
+  void pod(const T& v) {
     const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
     out.insert(out.end(), p, p + sizeof v);
   }
@@ -215,7 +222,8 @@ struct Reader {
   const std::uint8_t* p;
   size_t left;
   std::string error;
-  template <class T> bool pod(T& v) {
+  template <class T>
+  bool pod(T& v) {
     if (!error.empty()) return false;
     if (left < sizeof v) {
       error = "truncated";
@@ -258,7 +266,8 @@ std::vector<std::uint8_t> encode_replay(const Replay& r) {
   std::vector<std::uint8_t> out(kReplayMagic, kReplayMagic + 8);
   out.reserve(kReplayHeaderBytes + body.size());
   Writer hw{out};
-  hw.pod(kReplayVersion), hw.pod(std::uint32_t(0)), hw.pod(std::uint64_t(body.size())), hw.pod(XXH3_64bits(body.data(), body.size()));
+  hw.pod(kReplayVersion), hw.pod(std::uint32_t(0)), hw.pod(std::uint64_t(body.size())),
+      hw.pod(XXH3_64bits(body.data(), body.size()));
   out.insert(out.end(), body.begin(), body.end());
   return out;
 }
@@ -284,10 +293,13 @@ std::string replay_header_problem(const std::uint8_t* head, size_t n, std::uint6
   if (n < 8 || std::memcmp(head, kReplayMagic, 8) != 0) return "not a Colony replay (no COLONYRP magic number)";
   if (n < kReplayHeaderBytes) return "truncated: the header is cut short (" + std::to_string(n) + " bytes)";
   const ReplayHeader h = read_replay_header(head);
-  if (h.version != kReplayVersion) return "replay format version " + std::to_string(h.version) + ", this build reads version " + std::to_string(kReplayVersion);
+  if (h.version != kReplayVersion)
+    return "replay format version " + std::to_string(h.version) + ", this build reads version " +
+           std::to_string(kReplayVersion);
   if (h.flags != 0) return "unknown format flags " + std::to_string(h.flags);
   std::uint64_t have = file_size - kReplayHeaderBytes;
-  if (have < h.body_size) return "truncated: " + std::to_string(have) + " of " + std::to_string(h.body_size) + " content bytes present";
+  if (have < h.body_size)
+    return "truncated: " + std::to_string(have) + " of " + std::to_string(h.body_size) + " content bytes present";
   if (have > h.body_size) return std::to_string(have - h.body_size) + " stray bytes after the content";
   return "";
 }
@@ -311,7 +323,8 @@ bool decode_replay(const std::uint8_t* data, size_t size, const std::string& nam
   in.pod(r.hash_interval), in.pod(r.start_tick), in.pod(r.ticks), in.pod(save_size);
   if (!in.error.empty()) return fail("bad content: " + in.error);
   if (r.hash_interval == 0) return fail("bad content: hash interval 0");
-  if (r.ticks > (std::uint64_t(1) << 40) || r.start_tick > (std::uint64_t(1) << 48)) return fail("bad content: tick counts out of range");
+  if (r.ticks > (std::uint64_t(1) << 40) || r.start_tick > (std::uint64_t(1) << 48))
+    return fail("bad content: tick counts out of range");
   if (save_size > in.left) return fail("bad content: the starting save is longer than the file");
   r.start_save.assign(in.p, in.p + save_size);
   in.p += save_size, in.left -= size_t(save_size);
@@ -326,28 +339,35 @@ bool decode_replay(const std::uint8_t* data, size_t size, const std::string& nam
     e.type = ReplayEvent::Type(type);
     if (e.type == ReplayEvent::Region) {
       for (float& v : e.region) in.pod(v);
-      if (!finite(e.region[0]) || !finite(e.region[1]) || !finite(e.region[2]) || !finite(e.region[3])) return fail("bad content: region not finite");
+      if (!finite(e.region[0]) || !finite(e.region[1]) || !finite(e.region[2]) || !finite(e.region[3]))
+        return fail("bad content: region not finite");
     } else {
       Command& c = e.command;
       std::uint8_t kind = 0, caste = 0, terrain = 0;
-      in.pod(kind), in.pod(c.x), in.pod(c.y), in.pod(c.radius), in.pod(c.count), in.pod(c.colony), in.pod(caste), in.pod(terrain);
-      if (kind >= u8(CommandKind::Count) || caste >= u8(Kind::Count) || terrain >= u8(Terrain::Count)) return fail("bad content: unknown command, caste or terrain");
+      in.pod(kind), in.pod(c.x), in.pod(c.y), in.pod(c.radius), in.pod(c.count), in.pod(c.colony), in.pod(caste),
+          in.pod(terrain);
+      if (kind >= u8(CommandKind::Count) || caste >= u8(Kind::Count) || terrain >= u8(Terrain::Count))
+        return fail("bad content: unknown command, caste or terrain");
       c.kind = CommandKind(kind), c.caste = Kind(caste), c.terrain = Terrain(terrain);
-      if (!(std::fabs(c.x) <= 1e7f && std::fabs(c.y) <= 1e7f && c.radius >= 0 && c.radius <= 1e5f)) return fail("bad content: command position or radius out of range");
+      if (!(std::fabs(c.x) <= 1e7f && std::fabs(c.y) <= 1e7f && c.radius >= 0 && c.radius <= 1e5f))
+        return fail("bad content: command position or radius out of range");
     }
     if (!in.error.empty()) return fail("bad content: " + in.error + " in the events");
-    if (e.tick < last_tick || e.tick >= r.start_tick + r.ticks) return fail("bad content: event at tick " + std::to_string(e.tick) + " out of order or outside the recording");
+    if (e.tick < last_tick || e.tick >= r.start_tick + r.ticks)
+      return fail("bad content: event at tick " + std::to_string(e.tick) + " out of order or outside the recording");
     last_tick = e.tick;
   }
   in.pod(nhashes);
-  if (nhashes != r.ticks / r.hash_interval) return fail("bad content: " + std::to_string(nhashes) + " hashes for " + std::to_string(r.ticks) + " ticks");
+  if (nhashes != r.ticks / r.hash_interval)
+    return fail("bad content: " + std::to_string(nhashes) + " hashes for " + std::to_string(r.ticks) + " ticks");
   if (nhashes > in.left / 8) return fail("bad content: more hashes than the file can hold");
   r.hashes.resize(size_t(nhashes));
   for (std::uint64_t& v : r.hashes) in.pod(v);
   std::uint64_t ndigests = 0;
   in.pod(ndigests);
   if (!in.error.empty()) return fail("bad content: " + in.error + " in the hashes");
-  if (ndigests != r.ticks) return fail("bad content: " + std::to_string(ndigests) + " tick digests for " + std::to_string(r.ticks) + " ticks");
+  if (ndigests != r.ticks)
+    return fail("bad content: " + std::to_string(ndigests) + " tick digests for " + std::to_string(r.ticks) + " ticks");
   if (ndigests > in.left / 8) return fail("bad content: more tick digests than the file can hold");
   r.digests.resize(size_t(ndigests));
   for (std::uint64_t& v : r.digests) in.pod(v);
@@ -359,9 +379,10 @@ bool decode_replay(const std::uint8_t* data, size_t size, const std::string& nam
 
 std::string Replayer::summary(const std::string& name, std::uint64_t tick, const char* stopped) const {
   const std::uint64_t end = end_tick();
-  std::string after = tick < end   ? std::string(" (") + stopped + " before the end of the recording)"
-                      : tick > end ? " (the end of the recording; play went on live to tick " + std::to_string(tick) + ")"
-                                   : "";
+  std::string after = tick < end ? std::string(" (") + stopped + " before the end of the recording)"
+                      : tick > end
+                          ? " (the end of the recording; play went on live to tick " + std::to_string(tick) + ")"
+                          : "";
   return printable(name) + ": " + std::to_string(checked) + " tick digests and " + std::to_string(verified) +
          " full state hashes matched through tick " + std::to_string(std::min(tick, end)) + after;
 }

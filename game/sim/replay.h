@@ -8,8 +8,8 @@
 // of the simulated entities: cheap next to the tick itself) and, every hash_interval
 // ticks, the full state hash (which walks every entity, tiles and dormant chunks too:
 // ~0.3 us each, so a large world is fully hashed less often). A divergence shows in the
-// digest at the tick it happens (dormant-only changes at the next full hash). A replay file carries the complete save of the world it started from,
-// so playback needs no scenario file and cannot start from the wrong world.
+// digest at the tick it happens (dormant-only changes at the next full hash). A replay file carries the complete save
+// of the world it started from, so playback needs no scenario file and cannot start from the wrong world.
 //
 // File layout: magic "COLONYRP" | u32 version | u32 flags (0) | u64 body bytes |
 //   u64 XXH3-64 of the body | body. The body: hash interval, start tick, ticks recorded,
@@ -42,7 +42,7 @@ struct ReplayEvent {
 struct Replay {
   std::uint32_t hash_interval = 1;  // a full state hash after every this many ticks
   std::uint64_t start_tick = 0;
-  std::uint64_t ticks = 0;          // ticks recorded
+  std::uint64_t ticks = 0;               // ticks recorded
   std::vector<std::uint8_t> start_save;  // the save file of the starting world
   std::vector<ReplayEvent> events;       // in tick order
   std::vector<std::uint64_t> hashes;     // hashes[i]: state after tick start + (i+1) * interval
@@ -96,8 +96,8 @@ struct Replayer {
   std::uint64_t verified = 0;  // full state hashes compared equal so far
   std::uint64_t checked = 0;   // ticks whose digest compared equal so far
   bool diverged = false;
-  std::string divergence;      // "tick T: state hash X, recorded Y" (or "tick digest")
-  float region[4] = {};        // the recorded simulation region in force
+  std::string divergence;  // "tick T: state hash X, recorded Y" (or "tick digest")
+  float region[4] = {};    // the recorded simulation region in force
 
   // Builds the starting world. nullptr with *err on failure.
   std::unique_ptr<Game> start_game(const std::string& name, std::string* err);

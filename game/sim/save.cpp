@@ -51,7 +51,8 @@ std::string scenario_to_json(const Scenario& s) {
   j["world"] = {{"width", s.width}, {"height", s.height}, {"chunk_size", s.chunk_size}};
   json terrain = {{"base", terrain_name(s.base)}};
   if (s.noise.enabled)
-    terrain["noise"] = {{"scale", s.noise.scale}, {"water", s.noise.water}, {"rock", s.noise.rock}, {"dirt", s.noise.dirt}};
+    terrain["noise"] = {
+        {"scale", s.noise.scale}, {"water", s.noise.water}, {"rock", s.noise.rock}, {"dirt", s.noise.dirt}};
   json shapes = json::array();
   for (const TerrainShape& sh : s.shapes) {
     if (sh.circle) shapes.push_back({{"terrain", terrain_name(sh.terrain)}, {"circle", {sh.x, sh.y, sh.r}}});
@@ -61,8 +62,12 @@ std::string scenario_to_json(const Scenario& s) {
   j["terrain"] = terrain;
   json colonies = json::array();
   for (const ColonySpec& c : s.colonies)
-    colonies.push_back({{"nest", {c.nest_x, c.nest_y}}, {"color", color_text(c.color)}, {"workers", c.workers},
-                        {"soldiers", c.soldiers}, {"spread", c.spread}, {"food", c.food}});
+    colonies.push_back({{"nest", {c.nest_x, c.nest_y}},
+                        {"color", color_text(c.color)},
+                        {"workers", c.workers},
+                        {"soldiers", c.soldiers},
+                        {"spread", c.spread},
+                        {"food", c.food}});
   j["colonies"] = colonies;
   json food = json::array();
   for (const FoodSpec& f : s.food) food.push_back({{"at", {f.x, f.y}}, {"crumbs", f.crumbs}});
@@ -78,12 +83,24 @@ std::string scenario_to_json(const Scenario& s) {
   put_cap("max_ants", s.capacity.max_ants);
   j["capacity"] = cap;
   const Rules& r = s.rules;
-  j["rules"] = {{"worker_speed", r.worker_speed},     {"soldier_speed", r.soldier_speed},   {"worker_lifespan", r.worker_lifespan},
-                {"soldier_lifespan", r.soldier_lifespan}, {"upkeep", r.upkeep},           {"ant_cost", r.ant_cost},
-                {"lay_interval", r.lay_interval},     {"soldier_fraction", r.soldier_fraction}, {"max_population", r.max_population},
-                {"fire_spread", r.fire_spread},       {"burn_ticks", r.burn_ticks},         {"evaporation", r.evaporation},
-                {"deposit", r.deposit},               {"dormant_period", r.dormant_period}, {"corpse_ticks", r.corpse_ticks},
-                {"regrowth", r.regrowth},             {"refound_food", r.refound_food},     {"refound_delay", r.refound_delay},
+  j["rules"] = {{"worker_speed", r.worker_speed},
+                {"soldier_speed", r.soldier_speed},
+                {"worker_lifespan", r.worker_lifespan},
+                {"soldier_lifespan", r.soldier_lifespan},
+                {"upkeep", r.upkeep},
+                {"ant_cost", r.ant_cost},
+                {"lay_interval", r.lay_interval},
+                {"soldier_fraction", r.soldier_fraction},
+                {"max_population", r.max_population},
+                {"fire_spread", r.fire_spread},
+                {"burn_ticks", r.burn_ticks},
+                {"evaporation", r.evaporation},
+                {"deposit", r.deposit},
+                {"dormant_period", r.dormant_period},
+                {"corpse_ticks", r.corpse_ticks},
+                {"regrowth", r.regrowth},
+                {"refound_food", r.refound_food},
+                {"refound_delay", r.refound_delay},
                 {"strike_chance", r.strike_chance}};
   json events = json::array();
   for (const EventSpec& e : s.events) {
@@ -136,8 +153,7 @@ class PayloadSink final : public ecs::ByteSink {
   bool finish() {
     if (compress_) {
       ZSTD_inBuffer in{nullptr, 0, 0};
-      while (pump(&in, ZSTD_e_end) != 0 && ok_) {
-      }
+      while (pump(&in, ZSTD_e_end) != 0 && ok_) {}
     }
     return ok_;
   }
@@ -203,7 +219,8 @@ class PayloadSource final : public ecs::ByteSource {
       while (out.pos < out.size) {
         size_t before_in = in_.pos, before_out = out.pos;
         size_t r = ZSTD_decompressStream(dctx_, &out, &in_);
-        if (ZSTD_isError(r)) return fail(std::string("the compressed content is damaged (zstd: ") + ZSTD_getErrorName(r) + ")");
+        if (ZSTD_isError(r))
+          return fail(std::string("the compressed content is damaged (zstd: ") + ZSTD_getErrorName(r) + ")");
         if (in_.pos == before_in && out.pos == before_out) return fail("the compressed content ends early");
       }
     }
@@ -214,7 +231,8 @@ class PayloadSource final : public ecs::ByteSource {
   // Reads whatever is left so the checksum covers the whole payload.
   bool drain() {
     std::vector<char> scratch(1 << 16);
-    while (delivered_ < payload_ && error_.empty()) read(scratch.data(), size_t(std::min<u64>(scratch.size(), payload_ - delivered_)));
+    while (delivered_ < payload_ && error_.empty())
+      read(scratch.data(), size_t(std::min<u64>(scratch.size(), payload_ - delivered_)));
     return error_.empty();
   }
   bool complete() const { return delivered_ == payload_ && (!compressed_ || in_.pos == in_.size); }
@@ -237,12 +255,18 @@ class PayloadSource final : public ecs::ByteSource {
 // [SECTION] Writing a game
 
 // Section tags, so a damaged file names where it went wrong.
-constexpr u32 tag(const char (&s)[5]) { return u32(u8(s[0])) | u32(u8(s[1])) << 8 | u32(u8(s[2])) << 16 | u32(u8(s[3])) << 24; }
+constexpr u32 tag(const char (&s)[5]) {
+  return u32(u8(s[0])) | u32(u8(s[1])) << 8 | u32(u8(s[2])) << 16 | u32(u8(s[3])) << 24;
+}
 
 struct Out {
   ecs::ByteSink& sink;
-  template <class T> void pod(const T& v) { sink.pod(v); }
-  template <class T> void vec(const std::vector<T>& v) {
+  template <class T>
+  void pod(const T& v) {
+    sink.pod(v);
+  }
+  template <class T>
+  void vec(const std::vector<T>& v) {
     pod(u64(v.size()));
     sink.write(v.data(), v.size() * sizeof(T));
   }
@@ -282,11 +306,13 @@ void write_game(const Game& g, ecs::ByteSink& sink) {
   o.pod(tag("CMDS"));
   o.pod(u64(g.pending_commands.size()));
   for (const Command& c : g.pending_commands) {
-    o.pod(u8(c.kind)), o.pod(c.x), o.pod(c.y), o.pod(c.radius), o.pod(c.count), o.pod(c.colony), o.pod(u8(c.caste)), o.pod(u8(c.terrain));
+    o.pod(u8(c.kind)), o.pod(c.x), o.pod(c.y), o.pod(c.radius), o.pod(c.count), o.pod(c.colony), o.pod(u8(c.caste)),
+        o.pod(u8(c.terrain));
   }
   o.pod(tag("BLST"));
   o.pod(u64(g.blasts.size()));
-  for (const Blast& b : g.blasts) o.pod(b.x), o.pod(b.y), o.pod(b.radius), o.pod(b.outer), o.pod(b.tick), o.pod(b.killed), o.pod(b.maimed);
+  for (const Blast& b : g.blasts)
+    o.pod(b.x), o.pod(b.y), o.pod(b.radius), o.pod(b.outer), o.pod(b.tick), o.pod(b.killed), o.pod(b.maimed);
   o.pod(tag("ECS "));
   ecs::write_snapshot(*g.ecs, sink);
   o.pod(tag("END "));
@@ -298,11 +324,14 @@ void write_game(const Game& g, ecs::ByteSink& sink) {
 struct In {
   ecs::ByteSource& src;
   const char* section = "the header";
-  [[noreturn]] void fail(const std::string& what) const { throw ecs::SnapshotError{std::string(section) + ": " + what}; }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ecs::SnapshotError{std::string(section) + ": " + what};
+  }
   void need(bool ok, const std::string& what) const {
     if (!ok) fail(what);
   }
-  template <class T> T pod() {
+  template <class T>
+  T pod() {
     T v;
     if (!src.pod(v)) fail("ends early");
     return v;
@@ -312,14 +341,16 @@ struct In {
     if (pod<u32>() != want) fail("section marker missing");
   }
   // A vector whose length must be exactly `n`.
-  template <class T> void vec(std::vector<T>& v, u64 n) {
+  template <class T>
+  void vec(std::vector<T>& v, u64 n) {
     u64 have = pod<u64>();
     if (have != n) fail("holds " + std::to_string(have) + " entries where " + std::to_string(n) + " belong");
     v.resize(size_t(n));
     if (n && !src.read(v.data(), size_t(n) * sizeof(T))) fail("ends early");
   }
   // A vector of at most `max` entries.
-  template <class T> void vec_upto(std::vector<T>& v, u64 max) {
+  template <class T>
+  void vec_upto(std::vector<T>& v, u64 max) {
     u64 have = pod<u64>();
     if (have > max) fail(std::to_string(have) + " entries, more than the " + std::to_string(max) + " allowed");
     v.resize(size_t(have));
@@ -346,29 +377,35 @@ void check_entities(Game& g, In& in) {
     std::string who = "entity " + std::to_string(r.header.handle.index) + ": ";
     in.need(b.kind < Kind::Count && r.header.tag == u16(b.kind), who + "unknown kind");
     in.need(b.colony < g.colonies.size(), who + "colony out of range");
-    in.need(u8(b.state) <= u8(AntState::Idle) && b.legs <= 6 && b.antennae <= 2 && b.carrying <= 1, who + "body state out of range");
-    in.need(finite_in(b.x, 0, float(g.width)) && finite_in(b.y, 0, float(g.height)) && b.x < float(g.width) && b.y < float(g.height),
+    in.need(u8(b.state) <= u8(AntState::Idle) && b.legs <= 6 && b.antennae <= 2 && b.carrying <= 1,
+            who + "body state out of range");
+    in.need(finite_in(b.x, 0, float(g.width)) && finite_in(b.y, 0, float(g.height)) && b.x < float(g.width) &&
+                b.y < float(g.height),
             who + "position outside the map");
     in.need(std::isfinite(b.heading) && std::isfinite(b.scent), who + "heading or scent not finite");
-    in.need(finite_in(b.speed, 0, kMaxAntSpeed), who + "speed out of range (0 to " + number_text(kMaxAntSpeed) + " cells a tick)");
+    in.need(finite_in(b.speed, 0, kMaxAntSpeed),
+            who + "speed out of range (0 to " + number_text(kMaxAntSpeed) + " cells a tick)");
     in.need(b.cell < cells, who + "cell out of range");
     in.need(r.header.chunk == w.grid().chunk_at(b.x, b.y), who + "not in the chunk under it");
     const auto& pieces = w.list<RenderPiece>(r);
-    for (u32 k = 0; k < pieces.added; ++k) in.need(w.component<RenderPiece>(r, k).part < Part::Count, who + "render piece of unknown part");
+    for (u32 k = 0; k < pieces.added; ++k)
+      in.need(w.component<RenderPiece>(r, k).part < Part::Count, who + "render piece of unknown part");
     // Volumes and sensors: finite and within the reach of any body plan (an ant steers by
     // its sensors: a NaN angle became its heading).
     const auto& volumes = w.list<CollisionVolume>(r);
     for (u32 k = 0; k < volumes.added; ++k) {
       const CollisionVolume& v = w.component<CollisionVolume>(r, k);
-      in.need(finite_in(v.offset_x, -kMaxPartCells, kMaxPartCells) && finite_in(v.offset_y, -kMaxPartCells, kMaxPartCells) &&
-                  finite_in(v.radius, 0, kMaxPartCells) && v.role <= 2,
+      in.need(finite_in(v.offset_x, -kMaxPartCells, kMaxPartCells) &&
+                  finite_in(v.offset_y, -kMaxPartCells, kMaxPartCells) && finite_in(v.radius, 0, kMaxPartCells) &&
+                  v.role <= 2,
               who + "collision volume out of range");
     }
     const auto& sensors = w.list<Sensor>(r);
     for (u32 k = 0; k < sensors.added; ++k) {
       const Sensor& sn = w.component<Sensor>(r, k);
-      in.need(finite_in(sn.angle, -kPi, kPi) && finite_in(sn.reach, 0, kMaxPartCells) && finite_in(sn.reading, 0, FLT_MAX),
-              who + "sensor out of range");
+      in.need(
+          finite_in(sn.angle, -kPi, kPi) && finite_in(sn.reach, 0, kMaxPartCells) && finite_in(sn.reading, 0, FLT_MAX),
+          who + "sensor out of range");
     }
   };
   w.for_each_entity(check);
@@ -382,7 +419,8 @@ void check_entities(Game& g, In& in) {
     const Colony& c = g.colonies[i];
     std::string who = "colony " + std::to_string(i) + ": ";
     const Record* q = c.queen.is_null() ? nullptr : w.find(c.queen);
-    in.need(c.queen.is_null() || (q && q->payload.kind == Kind::Queen && q->payload.colony == i), who + "its queen is not a live queen of the colony");
+    in.need(c.queen.is_null() || (q && q->payload.kind == Kind::Queen && q->payload.colony == i),
+            who + "its queen is not a live queen of the colony");
     in.need(passable(g.terrain[cell_of(g, c.nest_x, c.nest_y)]), who + "the nest is not on land");
   }
 }
@@ -426,14 +464,18 @@ void check_history(Game& g, In& in) {
     if (!is_ant(b.kind) && b.kind != Kind::Corpse) return;
     const std::string who = "entity " + std::to_string(r.header.handle.index) + ": ";
     const u32 gap = now - b.last_tick;
-    in.need(gap <= max_gap, who + "its tick stamp " + std::to_string(b.last_tick) + " is not within the " + std::to_string(max_gap) +
-                                " ticks before the world's tick " + std::to_string(g.tick) + " (a stamp in the future, or a world tick moved alone)");
+    in.need(gap <= max_gap, who + "its tick stamp " + std::to_string(b.last_tick) + " is not within the " +
+                                std::to_string(max_gap) + " ticks before the world's tick " + std::to_string(g.tick) +
+                                " (a stamp in the future, or a world tick moved alone)");
     // Age grows only where the ant is advanced, which ends it at its lifespan (an ant born
     // this tick has not aged yet, whatever its lifespan).
     if (b.kind == Kind::Worker || b.kind == Kind::Soldier)
-      in.need(b.age == 0 || b.age < b.lifespan, who + "its age " + std::to_string(b.age) + " has reached its lifespan " + std::to_string(b.lifespan) + " (it would have died)");
+      in.need(b.age == 0 || b.age < b.lifespan, who + "its age " + std::to_string(b.age) +
+                                                    " has reached its lifespan " + std::to_string(b.lifespan) +
+                                                    " (it would have died)");
     if (b.kind == Kind::Corpse)
-      in.need(b.age == 0 || b.age < rules.corpse_ticks, who + "a corpse older than the " + std::to_string(rules.corpse_ticks) + " ticks a corpse lasts");
+      in.need(b.age == 0 || b.age < rules.corpse_ticks,
+              who + "a corpse older than the " + std::to_string(rules.corpse_ticks) + " ticks a corpse lasts");
   });
   for (size_t i = 0; i < g.colonies.size(); ++i) {
     const Colony& c = g.colonies[i];
@@ -446,7 +488,8 @@ void check_history(Game& g, In& in) {
     for (u64 n : c.died.by_cause) fits = fits && !__builtin_add_overflow(died, n, &died);
     u64 accounted = 0;
     fits = fits && !__builtin_add_overflow(died, c.alive, &accounted);
-    in.need(fits && accounted == c.born, who + "its ants alive (" + std::to_string(c.alive) + ") and dead (" + (fits ? std::to_string(died) : "past 2^64") +
+    in.need(fits && accounted == c.born, who + "its ants alive (" + std::to_string(c.alive) + ") and dead (" +
+                                             (fits ? std::to_string(died) : "past 2^64") +
                                              ") do not add up to its ants born (" + std::to_string(c.born) + ")");
   }
   // One validation a tick at most, each finding at most a few problems per entity, chunk,
@@ -454,10 +497,12 @@ void check_history(Game& g, In& in) {
   const u64 per_check = 8 * (u64(w.max_entities()) + w.grid().chunk_count() + g.colonies.size() + g.terrain.size());
   u64 allowed = 0;
   if (__builtin_mul_overflow(g.tick, per_check, &allowed)) allowed = ~u64(0);
-  in.need(g.invariant_violations <= allowed, "the invariant violation count " + std::to_string(g.invariant_violations) + " is more than the " +
-                                                  std::to_string(allowed) + " that " + std::to_string(g.tick) + " validated ticks can find");
+  in.need(g.invariant_violations <= allowed, "the invariant violation count " + std::to_string(g.invariant_violations) +
+                                                 " is more than the " + std::to_string(allowed) + " that " +
+                                                 std::to_string(g.tick) + " validated ticks can find");
   for (const Blast& b : g.blasts)
-    in.need(b.tick <= g.tick, "an explosion at tick " + std::to_string(b.tick) + ", after the world's tick " + std::to_string(g.tick));
+    in.need(b.tick <= g.tick,
+            "an explosion at tick " + std::to_string(b.tick) + ", after the world's tick " + std::to_string(g.tick));
 }
 
 std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) {
@@ -470,7 +515,8 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   if (!parse_scenario(text, path, s, &err)) in.fail("does not parse (" + err + ")");
   u64 cells = u64(s.width) * s.height;
   Capacity cap = resolved_capacity(s);
-  in.need(cells <= limits.max_cells && cap.entities <= limits.max_entities, "the world is larger than this loader accepts");
+  in.need(cells <= limits.max_cells && cap.entities <= limits.max_entities,
+          "the world is larger than this loader accepts");
   if (std::string problem = memory_problem(s); !problem.empty()) in.fail(problem);
 
   auto game = std::make_unique<Game>();
@@ -512,12 +558,14 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   in.need(in.pod<u64>() == s.colonies.size(), "colony count disagrees with the scenario");
   g.colonies.resize(s.colonies.size());
   for (Colony& c : g.colonies) {
-    c.nest_x = in.pod<float>(), c.nest_y = in.pod<float>(), c.color = in.pod<u32>(), c.queen = in.pod<Handle>(), c.food = in.pod<double>();
+    c.nest_x = in.pod<float>(), c.nest_y = in.pod<float>(), c.color = in.pod<u32>(), c.queen = in.pod<Handle>(),
+    c.food = in.pod<double>();
     c.alive = in.pod<u64>(), c.born = in.pod<u64>(), c.died.by_cause = in.pod<decltype(c.died.by_cause)>();
     c.delivered = in.pod<u64>(), c.starving = in.pod<u8>() != 0;
     c.down_since = in.pod<u64>(), c.refounds = in.pod<u64>();
     in.need(c.down_since <= g.tick + 1, "a colony fell after the save's tick");
-    in.need(finite_in(c.nest_x, 0, float(g.width)) && finite_in(c.nest_y, 0, float(g.height)) && std::isfinite(c.food) && c.food >= 0,
+    in.need(finite_in(c.nest_x, 0, float(g.width)) && finite_in(c.nest_y, 0, float(g.height)) &&
+                std::isfinite(c.food) && c.food >= 0,
             "nest or food out of range");
   }
   // Nests and colours never change in a game: they are the scenario's.
@@ -529,16 +577,21 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   }
 
   in.expect_tag(tag("RNGS"), "the random streams");
-  g.rng.state = in.pod<u64>(), g.rng.inc = in.pod<u64>(), g.event_rng.state = in.pod<u64>(), g.event_rng.inc = in.pod<u64>();
+  g.rng.state = in.pod<u64>(), g.rng.inc = in.pod<u64>(), g.event_rng.state = in.pod<u64>(),
+  g.event_rng.inc = in.pod<u64>();
   in.need((g.rng.inc & 1) && (g.event_rng.inc & 1), "a random stream with an even increment (PCG32's are odd)");
   in.vec(g.event_next, s.events.size());
   for (size_t i = 0; i < s.events.size(); ++i)
     in.need(g.event_next[i] == event_next_due(s.events[i], g.tick),
-            "event " + std::to_string(i) + ": its next tick is not the one its schedule gives at tick " + std::to_string(g.tick));
+            "event " + std::to_string(i) + ": its next tick is not the one its schedule gives at tick " +
+                std::to_string(g.tick));
 
   in.expect_tag(tag("REGN"), "the simulation region");
-  g.region_x = in.pod<float>(), g.region_y = in.pod<float>(), g.region_w = in.pod<float>(), g.region_h = in.pod<float>();
-  in.need(std::isfinite(g.region_x) && std::isfinite(g.region_y) && std::isfinite(g.region_w) && std::isfinite(g.region_h), "region not finite");
+  g.region_x = in.pod<float>(), g.region_y = in.pod<float>(), g.region_w = in.pod<float>(),
+  g.region_h = in.pod<float>();
+  in.need(
+      std::isfinite(g.region_x) && std::isfinite(g.region_y) && std::isfinite(g.region_w) && std::isfinite(g.region_h),
+      "region not finite");
   in.need(g.region_w >= 0 && g.region_h >= 0, "region of negative size");
   in.vec(g.chunk_simulated, chunks), in.vec(g.dirty_chunks_stamp, chunks);
   for (u8 v : g.chunk_simulated) in.need(v <= 1, "chunk tier flag out of range");
@@ -550,8 +603,10 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   for (Command& c : g.pending_commands) {
     c.kind = CommandKind(in.pod<u8>()), c.x = in.pod<float>(), c.y = in.pod<float>(), c.radius = in.pod<float>();
     c.count = in.pod<u32>(), c.colony = in.pod<u8>(), c.caste = Kind(in.pod<u8>()), c.terrain = Terrain(in.pod<u8>());
-    in.need(c.kind < CommandKind::Count && c.caste < Kind::Count && c.terrain < Terrain::Count, "unknown command, caste or terrain");
-    in.need(finite_in(c.x, -1e7f, 1e7f) && finite_in(c.y, -1e7f, 1e7f) && finite_in(c.radius, 0, 1e5f), "command position or radius out of range");
+    in.need(c.kind < CommandKind::Count && c.caste < Kind::Count && c.terrain < Terrain::Count,
+            "unknown command, caste or terrain");
+    in.need(finite_in(c.x, -1e7f, 1e7f) && finite_in(c.y, -1e7f, 1e7f) && finite_in(c.radius, 0, 1e5f),
+            "command position or radius out of range");
   }
   const std::string too_much = tick_commands_problem(g, g.pending_commands);
   in.need(too_much.empty(), too_much);
@@ -564,7 +619,8 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   for (Blast& b : g.blasts) {
     b.x = in.pod<float>(), b.y = in.pod<float>(), b.radius = in.pod<float>(), b.outer = in.pod<float>();
     b.tick = in.pod<u64>(), b.killed = in.pod<u32>(), b.maimed = in.pod<u32>();
-    in.need(finite_in(b.x, -1e7f, 1e7f) && finite_in(b.y, -1e7f, 1e7f) && finite_in(b.radius, 0, 1e5f) && finite_in(b.outer, 0, 1e5f),
+    in.need(finite_in(b.x, -1e7f, 1e7f) && finite_in(b.y, -1e7f, 1e7f) && finite_in(b.radius, 0, 1e5f) &&
+                finite_in(b.outer, 0, 1e5f),
             "explosion out of range");
   }
 
@@ -654,9 +710,10 @@ bool write_save(const Game& g, PendingFile& file, std::string* err, const SaveOp
   ok = sink.finish() && ok;
   make_header(header, options, sink.payload_bytes(), sink.stored_bytes(), sink.checksum());
   ok = ok && std::fseek(f, 0, SEEK_SET) == 0 && std::fwrite(header, 1, sizeof header, f) == sizeof header;
-  std::string problem = ok ? std::string()
-                       : write_errno ? std::string(std::strerror(write_errno))
-                       : !sink.error().empty() ? sink.error() : std::string(std::strerror(errno));
+  std::string problem = ok                      ? std::string()
+                        : write_errno           ? std::string(std::strerror(write_errno))
+                        : !sink.error().empty() ? sink.error()
+                                                : std::string(std::strerror(errno));
   if (!file.close(err, problem)) return false;
   if (stats) {
     stats->payload_bytes = sink.payload_bytes();
@@ -674,27 +731,31 @@ bool save_game(const Game& g, const std::string& path, std::string* err, const S
 std::string save_header_problem(const std::uint8_t* head, size_t n, std::uint64_t file_size) {
   if (n >= sizeof kReplayMagic && std::memcmp(head, kReplayMagic, sizeof kReplayMagic) == 0)
     return "a Colony replay, not a save (read it with --replay)";
-  if (n < sizeof kSaveMagic || std::memcmp(head, kSaveMagic, sizeof kSaveMagic) != 0) return "not a Colony save (no COLONYSV magic number)";
+  if (n < sizeof kSaveMagic || std::memcmp(head, kSaveMagic, sizeof kSaveMagic) != 0)
+    return "not a Colony save (no COLONYSV magic number)";
   if (n < kSaveHeaderBytes) return "truncated: the header is cut short (" + std::to_string(n) + " bytes)";
   u32 version = get_u32(head + 8), flags = get_u32(head + 12);
   u64 payload = get_u64(head + 16), stored = get_u64(head + 24);
-  if (version != kSaveVersion) return "save format version " + std::to_string(version) + ", this build reads version " + std::to_string(kSaveVersion);
+  if (version != kSaveVersion)
+    return "save format version " + std::to_string(version) + ", this build reads version " +
+           std::to_string(kSaveVersion);
   if (flags > 1) return "unknown format flags " + std::to_string(flags);
   u64 have = file_size - kSaveHeaderBytes;
-  if (have < stored) return "truncated: " + std::to_string(have) + " of " + std::to_string(stored) + " content bytes present";
+  if (have < stored)
+    return "truncated: " + std::to_string(have) + " of " + std::to_string(stored) + " content bytes present";
   if (have > stored) return std::to_string(have - stored) + " stray bytes after the content";
   if (!(flags & 1) && payload != stored) return "corrupted: uncompressed content size disagrees with the header";
   // The content is a copy of a world's state, and the world has to fit the memory budget
   // once loaded: content past the budget is refused before any of it is read (a 6.5 MB
   // file can declare 200 GB of zstd's repeated blocks, 16 s to read through).
   if (MemoryBudget budget = memory_budget(); budget.problem.empty() && double(payload) > budget.bytes)
-    return "the content would take " + size_text(double(payload)) + " uncompressed, more than the " + size_text(budget.bytes) +
-           " allowed for a world (" + budget.how + ")";
+    return "the content would take " + size_text(double(payload)) + " uncompressed, more than the " +
+           size_text(budget.bytes) + " allowed for a world (" + budget.how + ")";
   return "";
 }
 
-std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size, const std::string& name, std::string* err,
-                                           const LoadLimits& limits) {
+std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size, const std::string& name,
+                                           std::string* err, const LoadLimits& limits) {
   auto fail = [&](const std::string& what) -> std::unique_ptr<Game> {
     if (err) *err = printable(name) + ": " + what;
     return nullptr;
@@ -709,9 +770,7 @@ std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size
   bool out_of_memory = false;
   try {
     game = read_game(src, limits);
-  } catch (const ecs::SnapshotError& e) {
-    problem = e.what;
-  } catch (const std::bad_alloc&) {
+  } catch (const ecs::SnapshotError& e) { problem = e.what; } catch (const std::bad_alloc&) {
     out_of_memory = true;
   }
   // The checksum speaks first: a damaged file is "corrupted", not "inconsistent".

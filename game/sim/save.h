@@ -50,7 +50,8 @@ bool save_game(const Game& g, const std::string& path, std::string* err, const S
 bool write_save(const Game& g, PendingFile& file, std::string* err, const SaveOptions& options = {},
                 SaveStats* stats = nullptr);
 // The same save as bytes in memory (replays embed the world they start from).
-bool save_game_to_bytes(const Game& g, std::vector<std::uint8_t>& out, std::string* err, const SaveOptions& options = {});
+bool save_game_to_bytes(const Game& g, std::vector<std::uint8_t>& out, std::string* err,
+                        const SaveOptions& options = {});
 
 // Limits a loader applies before building a world (the fuzzers keep worlds small).
 struct LoadLimits {
@@ -63,8 +64,8 @@ struct LoadLimits {
 std::unique_ptr<Game> load_game(const std::string& path, std::string* err, const LoadLimits& limits = {},
                                 SaveStats* stats = nullptr);
 // The same from bytes in memory; `name` stands for the file in error messages.
-std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size, const std::string& name, std::string* err,
-                                           const LoadLimits& limits = {});
+std::unique_ptr<Game> load_game_from_bytes(const std::uint8_t* data, size_t size, const std::string& name,
+                                           std::string* err, const LoadLimits& limits = {});
 
 // A scenario as JSON text that parse_scenario reads back to the same scenario.
 std::string scenario_to_json(const Scenario& s);

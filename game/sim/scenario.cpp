@@ -63,7 +63,9 @@ std::string number_text(double v) {
   return s.str();
 }
 
-double disc_cells(const Scenario& s, double r) { return std::min(std::numbers::pi * r * r + 1, double(s.width) * s.height); }
+double disc_cells(const Scenario& s, double r) {
+  return std::min(std::numbers::pi * r * r + 1, double(s.width) * s.height);
+}
 
 namespace {
 
@@ -104,7 +106,8 @@ std::string written_text(double v) {
 // An object whose keys must all be in `allowed`.
 template <class Keys>
 const json& object(const json& v, const std::string& path, const Keys& allowed) {
-  if (!v.is_object()) throw BadInput{path.empty() ? "(top level)" : path, std::string("expected an object, got ") + type_name(v)};
+  if (!v.is_object())
+    throw BadInput{path.empty() ? "(top level)" : path, std::string("expected an object, got ") + type_name(v)};
   for (auto it = v.begin(); it != v.end(); ++it) {
     bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const char* k) { return it.key() == k; });
     if (ok) continue;
@@ -122,14 +125,18 @@ const json& object(const json& v, const std::string& path, std::initializer_list
 const json& array(const json& v, const std::string& path, size_t min_n, size_t max_n) {
   if (!v.is_array()) throw BadInput{path, std::string("expected an array, got ") + type_name(v)};
   if (v.size() < min_n || v.size() > max_n)
-    throw BadInput{path, "expected " + (min_n == max_n ? std::to_string(min_n) : std::to_string(min_n) + " to " + std::to_string(max_n)) + " entries, got " + std::to_string(v.size())};
+    throw BadInput{
+        path, "expected " +
+                  (min_n == max_n ? std::to_string(min_n) : std::to_string(min_n) + " to " + std::to_string(max_n)) +
+                  " entries, got " + std::to_string(v.size())};
   return v;
 }
 
 double number(const json& v, const std::string& path, double lo, double hi) {
   if (!v.is_number()) throw BadInput{path, std::string("expected a number, got ") + type_name(v)};
   double d = v.get<double>();
-  if (!std::isfinite(d) || d < lo || d > hi) throw BadInput{path, written_text(d) + " is out of range [" + number_text(lo) + ", " + number_text(hi) + "]"};
+  if (!std::isfinite(d) || d < lo || d > hi)
+    throw BadInput{path, written_text(d) + " is out of range [" + number_text(lo) + ", " + number_text(hi) + "]"};
   return d;
 }
 
@@ -140,12 +147,16 @@ std::string decimal_text(double v) {
 }
 
 u64 integer(const json& v, const std::string& path, u64 lo, u64 hi) {
-  if (v.is_number_float()) throw BadInput{path, "expected an integer, got the decimal number " + decimal_text(v.get<double>())};
+  if (v.is_number_float())
+    throw BadInput{path, "expected an integer, got the decimal number " + decimal_text(v.get<double>())};
   if (!v.is_number_integer()) throw BadInput{path, std::string("expected an integer, got ") + type_name(v)};
   // A signed integer that is not negative ("-0" reads as one) is its value.
-  if (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) throw BadInput{path, std::to_string(v.get<std::int64_t>()) + " is negative"};
+  if (!v.is_number_unsigned() && v.get<std::int64_t>() < 0)
+    throw BadInput{path, std::to_string(v.get<std::int64_t>()) + " is negative"};
   u64 n = v.is_number_unsigned() ? v.get<u64>() : u64(v.get<std::int64_t>());
-  if (n < lo || n > hi) throw BadInput{path, std::to_string(n) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
+  if (n < lo || n > hi)
+    throw BadInput{path,
+                   std::to_string(n) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"};
   return n;
 }
 
@@ -189,7 +200,8 @@ Kind caste(const json& v, const std::string& path) {
 
 u32 color(const json& v, const std::string& path) {
   std::string s = string(v, path);
-  bool ok = s.size() == 7 && s[0] == '#' && std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  bool ok = s.size() == 7 && s[0] == '#' &&
+            std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
   if (!ok) throw BadInput{path, "expected a colour like \"#ff8800\", got \"" + s + "\""};
   u32 rgb = u32(std::stoul(s.substr(1), nullptr, 16));
   return rgba(rgb >> 16 & 0xFF, rgb >> 8 & 0xFF, rgb & 0xFF);
@@ -258,7 +270,8 @@ class DocumentReader : public nlohmann::detail::json_sax_dom_parser<json> {
     const std::string* key = nullptr;      // object: the key being read (in keys)
   };
   void refuse_past_max_depth() const {
-    if (open_.size() >= kMaxDepth) throw BadInput{where(), "nested deeper than " + std::to_string(kMaxDepth) + " levels"};
+    if (open_.size() >= kMaxDepth)
+      throw BadInput{where(), "nested deeper than " + std::to_string(kMaxDepth) + " levels"};
   }
   std::string where() const {
     std::string p;
@@ -298,18 +311,24 @@ Point point(const json& v, const std::string& path, const Scenario& s) {
   std::string problem = std::string("(").append(written_text(dx)).append(", ").append(written_text(dy));
   problem += ") is outside the " + std::to_string(s.width) + "x" + std::to_string(s.height) + " map";
   for (auto [d, f, edge] : {std::tuple{dx, x, s.width}, std::tuple{dy, y, s.height}})
-    if (d < double(edge) && f >= float(edge)) problem += std::string(" (").append(written_text(d)).append(" rounds to its edge, ").append(std::to_string(edge)).append(")");
+    if (d < double(edge) && f >= float(edge))
+      problem += std::string(" (")
+                     .append(written_text(d))
+                     .append(" rounds to its edge, ")
+                     .append(std::to_string(edge))
+                     .append(")");
   throw BadInput{path, problem};
 }
 
 void read_world(const json& root, Scenario& s) {
-  const json& w = object(member(root, "world", ""), "world",
-                         {"width", "height", "chunk_size"});
-  s.width = u32(required(w, "width", "world", [](const json& v, const std::string& p) { return integer(v, p, 16, 8192); }));
-  s.height = u32(required(w, "height", "world", [](const json& v, const std::string& p) { return integer(v, p, 16, 8192); }));
-  optional(w, "chunk_size", "world", s.chunk_size, [](const json& v, const std::string& p) { return integer(v, p, 4, 256); });
+  const json& w = object(member(root, "world", ""), "world", {"width", "height", "chunk_size"});
+  s.width =
+      u32(required(w, "width", "world", [](const json& v, const std::string& p) { return integer(v, p, 16, 8192); }));
+  s.height =
+      u32(required(w, "height", "world", [](const json& v, const std::string& p) { return integer(v, p, 16, 8192); }));
+  optional(w, "chunk_size", "world", s.chunk_size,
+           [](const json& v, const std::string& p) { return integer(v, p, 4, 256); });
 }
-
 
 void read_terrain(const json& root, Scenario& s) {
   auto it = root.find("terrain");
@@ -320,7 +339,8 @@ void read_terrain(const json& root, Scenario& s) {
     const json& nz = object(*n, "terrain.noise", {"scale", "water", "rock", "dirt"});
     s.noise.enabled = true;
     auto frac = [](const json& v, const std::string& p) { return number(v, p, 0, 1); };
-    optional(nz, "scale", "terrain.noise", s.noise.scale, [](const json& v, const std::string& p) { return number(v, p, 1, 4096); });
+    optional(nz, "scale", "terrain.noise", s.noise.scale,
+             [](const json& v, const std::string& p) { return number(v, p, 1, 4096); });
     optional(nz, "water", "terrain.noise", s.noise.water, frac);
     optional(nz, "rock", "terrain.noise", s.noise.rock, frac);
     optional(nz, "dirt", "terrain.noise", s.noise.dirt, frac);
@@ -352,8 +372,9 @@ void read_terrain(const json& root, Scenario& s) {
       const double map = double(s.width) * s.height;
       painted += shape.circle ? disc_cells(s, shape.r) : std::min(double(shape.w) * shape.h, map);
       if (painted > kShapeCellsBudget * map)
-        throw BadInput{p, "the shapes up to here paint " + number_text(painted) + " cells, more than " + number_text(kShapeCellsBudget) +
-                              " times the map's " + number_text(map) + " (fewer or smaller shapes)"};
+        throw BadInput{p, "the shapes up to here paint " + number_text(painted) + " cells, more than " +
+                              number_text(kShapeCellsBudget) + " times the map's " + number_text(map) +
+                              " (fewer or smaller shapes)"};
     }
   }
 }
@@ -395,12 +416,14 @@ void read_food(const json& root, Scenario& s) {
   }
   if (auto rf = root.find("random_food"); rf != root.end()) {
     const json& o = object(*rf, "random_food", {"count", "crumbs"});
-    optional(o, "count", "random_food", s.random_food.count, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000); });
+    optional(o, "count", "random_food", s.random_food.count,
+             [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000); });
     if (auto c = o.find("crumbs"); c != o.end()) {
       array(*c, "random_food.crumbs", 2, 2);
       s.random_food.crumbs_min = u32(integer((*c)[0], "random_food.crumbs[0]", 1, 31));
       s.random_food.crumbs_max = u32(integer((*c)[1], "random_food.crumbs[1]", 1, 31));
-      if (s.random_food.crumbs_max < s.random_food.crumbs_min) throw BadInput{"random_food.crumbs", "maximum is below minimum"};
+      if (s.random_food.crumbs_max < s.random_food.crumbs_min)
+        throw BadInput{"random_food.crumbs", "maximum is below minimum"};
     }
   }
 }
@@ -428,26 +451,33 @@ void read_capacity(const json& root, Scenario& s) {
   const json& o = object(*it, "capacity", keys);
   auto cap = [](const json& v, const std::string& q) { return integer(v, q, 1, 200'000'000); };
   optional(o, "entities", "capacity", s.capacity.entities, cap);
-  ColonyPools::for_each([&]<class C>(std::type_identity<C>) { optional(o, C::kPoolName, "capacity", s.capacity.pools.of<C>(), cap); });
+  ColonyPools::for_each(
+      [&]<class C>(std::type_identity<C>) { optional(o, C::kPoolName, "capacity", s.capacity.pools.of<C>(), cap); });
   optional(o, "max_ants", "capacity", s.capacity.max_ants, cap);
 }
 
 void read_rules(const json& root, Scenario& s) {
   auto it = root.find("rules");
   if (it == root.end()) return;
-  const json& o = object(*it, "rules",
-                         {"worker_speed", "soldier_speed", "worker_lifespan", "soldier_lifespan", "upkeep", "ant_cost",
-                          "lay_interval", "soldier_fraction", "max_population", "fire_spread", "burn_ticks", "evaporation",
-                          "deposit", "dormant_period", "corpse_ticks", "regrowth", "refound_food", "refound_delay", "strike_chance"});
+  const json& o = object(
+      *it, "rules",
+      {"worker_speed", "soldier_speed", "worker_lifespan", "soldier_lifespan", "upkeep", "ant_cost", "lay_interval",
+       "soldier_fraction", "max_population", "fire_spread", "burn_ticks", "evaporation", "deposit", "dormant_period",
+       "corpse_ticks", "regrowth", "refound_food", "refound_delay", "strike_chance"});
   Rules& r = s.rules;
   const std::string p = "rules";
-  auto num = [](double lo, double hi) { return [=](const json& v, const std::string& q) { return number(v, q, lo, hi); }; };
-  auto whole = [](u64 lo, u64 hi) { return [=](const json& v, const std::string& q) { return integer(v, q, lo, hi); }; };
+  auto num = [](double lo, double hi) {
+    return [=](const json& v, const std::string& q) { return number(v, q, lo, hi); };
+  };
+  auto whole = [](u64 lo, u64 hi) {
+    return [=](const json& v, const std::string& q) { return integer(v, q, lo, hi); };
+  };
   // A speed is compared as the float it is kept as: 0.9 as a double is above 0.9f, and
   // "at most 0.9" compared as a double would refuse 0.9.
   auto speed = [](const json& v, const std::string& q) {
     const double d = number(v, q, 0, 1e6);
-    if (float(d) > kMaxAntSpeed) throw BadInput{q, written_text(d) + " is out of range [0, " + number_text(kMaxAntSpeed) + "]"};
+    if (float(d) > kMaxAntSpeed)
+      throw BadInput{q, written_text(d) + " is out of range [0, " + number_text(kMaxAntSpeed) + "]"};
     return d;
   };
   optional(o, "worker_speed", p, r.worker_speed, speed);
@@ -524,16 +554,25 @@ void read_events(const json& root, Scenario& s, PaintedTerrain& land) {
     if (!o.is_object()) throw BadInput{p, std::string("expected an object, got ") + type_name(o)};
     EventSpec e;
     std::string kind = required(o, "kind", p, string);
-    if (kind == "bomb") e.kind = EventKind::Bomb, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "radius", "outer"});
-    else if (kind == "fire") e.kind = EventKind::Fire, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "radius"});
-    else if (kind == "spawn") e.kind = EventKind::Spawn, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "radius", "count", "colony", "caste"});
-    else if (kind == "food") e.kind = EventKind::Food, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "count"});
+    if (kind == "bomb")
+      e.kind = EventKind::Bomb, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "radius", "outer"});
+    else if (kind == "fire")
+      e.kind = EventKind::Fire, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "radius"});
+    else if (kind == "spawn")
+      e.kind = EventKind::Spawn,
+      object(o, p, {"kind", "tick", "every", "until", "at", "spread", "radius", "count", "colony", "caste"});
+    else if (kind == "food")
+      e.kind = EventKind::Food, object(o, p, {"kind", "tick", "every", "until", "at", "spread", "count"});
     else throw BadInput{join(p, "kind"), "unknown event kind '" + kind + "' (bomb, fire, spawn, food)"};
-    e.tick = required(o, "tick", p, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
-    optional(o, "every", p, e.every, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
-    optional(o, "until", p, e.until, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
+    e.tick =
+        required(o, "tick", p, [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
+    optional(o, "every", p, e.every,
+             [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
+    optional(o, "until", p, e.until,
+             [](const json& v, const std::string& q) { return integer(v, q, 0, 1'000'000'000); });
     if (e.until < e.tick)
-      throw BadInput{join(p, "until"), "tick " + std::to_string(e.until) + " is before the event's first tick " + std::to_string(e.tick)};
+      throw BadInput{join(p, "until"),
+                     "tick " + std::to_string(e.until) + " is before the event's first tick " + std::to_string(e.tick)};
     Point at = required(o, "at", p, [&](const json& v, const std::string& q) { return point(v, q, s); });
     e.x = at.x;
     e.y = at.y;
@@ -541,7 +580,8 @@ void read_events(const json& root, Scenario& s, PaintedTerrain& land) {
     // A radius is 0 or at least a hundredth of a cell: below that it would round to 0 as a
     // float, or to a disc that holds no cell centre, and "outer": 1e-300 would read as unset.
     auto radius = [](const json& v, const std::string& q) {
-      if (v.is_number() && v.get<double>() < 0) throw BadInput{q, "radius must not be negative, got " + number_text(v.get<double>())};
+      if (v.is_number() && v.get<double>() < 0)
+        throw BadInput{q, "radius must not be negative, got " + number_text(v.get<double>())};
       const double r = number(v, q, 0, 4096);
       // Compared as the float it is kept as: 0.01 is 0.0099999998 there, and a save writes
       // that back (compared as a double, its scenario would read as below 0.01).
@@ -552,12 +592,18 @@ void read_events(const json& root, Scenario& s, PaintedTerrain& land) {
     optional(o, "radius", p, e.radius, radius);
     optional(o, "outer", p, e.outer, radius);
     if (e.kind == EventKind::Bomb && e.radius <= 0) throw BadInput{join(p, "radius"), "a bomb needs a radius above 0"};
-    if (e.kind == EventKind::Bomb && e.outer > 0 && e.outer < e.radius) throw BadInput{join(p, "outer"), "the maim ring must not be inside the kill radius"};
+    if (e.kind == EventKind::Bomb && e.outer > 0 && e.outer < e.radius)
+      throw BadInput{join(p, "outer"), "the maim ring must not be inside the kill radius"};
     e.count = e.kind == EventKind::Food ? 24 : 0;
-    optional(o, "count", p, e.count, [&](const json& v, const std::string& q) { return integer(v, q, 1, e.kind == EventKind::Food ? 31 : 10'000'000); });
+    optional(o, "count", p, e.count, [&](const json& v, const std::string& q) {
+      return integer(v, q, 1, e.kind == EventKind::Food ? 31 : 10'000'000);
+    });
     if (e.kind == EventKind::Spawn) {
-      e.count = u32(required(o, "count", p, [](const json& v, const std::string& q) { return integer(v, q, 1, 10'000'000); }));
-      e.colony = u8(required(o, "colony", p, [&](const json& v, const std::string& q) { return integer(v, q, 0, s.colonies.size() - 1); }));
+      e.count = u32(
+          required(o, "count", p, [](const json& v, const std::string& q) { return integer(v, q, 1, 10'000'000); }));
+      e.colony = u8(required(o, "colony", p, [&](const json& v, const std::string& q) {
+        return integer(v, q, 0, s.colonies.size() - 1);
+      }));
       optional(o, "caste", p, e.caste, caste);
       require_land(land, e.x, e.y, join(p, "at"), "the ants would appear in");
     }
@@ -576,7 +622,8 @@ void check_event_load(const Scenario& s) {
   double once = 0, per_tick = 0;
   for (const EventSpec& e : s.events) {
     const double reach = e.kind == EventKind::Bomb ? bomb_reach(event_bomb_outer(e)) : e.radius;
-    const double cells = e.kind == EventKind::Spawn || e.kind == EventKind::Food ? double(e.count) : disc_cells(s, reach);
+    const double cells =
+        e.kind == EventKind::Spawn || e.kind == EventKind::Food ? double(e.count) : disc_cells(s, reach);
     once += cells;
     if (e.every != 0) per_tick += cells / double(e.every);
   }
@@ -597,8 +644,9 @@ void check_spacing(const Scenario& s) {
     for (size_t j = 0; j < i; ++j) {
       const float dx = s.colonies[i].nest_x - s.colonies[j].nest_x, dy = s.colonies[i].nest_y - s.colonies[j].nest_y;
       if (dx * dx + dy * dy < kMinNestDistance * kMinNestDistance)
-        throw BadInput{at_index("colonies", i) + ".nest", "the nest is " + number_text(std::sqrt(dx * dx + dy * dy)) + " cells from colonies[" +
-                                                              std::to_string(j) + "]'s, closer than " + number_text(kMinNestDistance)};
+        throw BadInput{at_index("colonies", i) + ".nest", "the nest is " + number_text(std::sqrt(dx * dx + dy * dy)) +
+                                                              " cells from colonies[" + std::to_string(j) +
+                                                              "]'s, closer than " + number_text(kMinNestDistance)};
     }
   std::unordered_map<u64, size_t> claimed;  // cell -> the food entry covering it
   for (size_t i = 0; i < s.food.size(); ++i) {
@@ -607,7 +655,8 @@ void check_spacing(const Scenario& s) {
       for (int x = cx - 1; x <= cx + 1; ++x) {
         auto [it, fresh] = claimed.try_emplace(u64(u32(y)) << 32 | u32(x), i);
         if (!fresh && it->second != i)
-          throw BadInput{at_index("food", i) + ".at", "its 3x3 cells overlap food[" + std::to_string(it->second) + "]'s"};
+          throw BadInput{at_index("food", i) + ".at",
+                         "its 3x3 cells overlap food[" + std::to_string(it->second) + "]'s"};
       }
   }
 }
@@ -620,7 +669,8 @@ void check_world(Scenario& s, PaintedTerrain& land) {
   Capacity c = resolved_capacity(s);
   auto check = [&](u64 need, u32 have, const char* key, const char* what) {
     if (need > have)
-      throw BadInput{std::string("capacity.") + key, "the scenario starts with " + std::to_string(need) + " " + what + " but the capacity is " + std::to_string(have)};
+      throw BadInput{std::string("capacity.") + key, "the scenario starts with " + std::to_string(need) + " " + what +
+                                                         " but the capacity is " + std::to_string(have)};
   };
   check(n.ants, c.max_ants, "max_ants", "ants");
   check(n.entities, c.entities, "entities", "entities");
@@ -647,7 +697,8 @@ StartingNeeds starting_needs(const Scenario& s) {
     const BodyPlan& q = body_plan(Kind::Queen);
     n.ants += 1 + u64(c.workers) + c.soldiers;
     n.entities += 1 + u64(c.workers) + c.soldiers;
-    pieces += q.pieces.size() + u64(c.workers) * (w.pieces.size() + w.spare_pieces) + u64(c.soldiers) * so.pieces.size();
+    pieces +=
+        q.pieces.size() + u64(c.workers) * (w.pieces.size() + w.spare_pieces) + u64(c.soldiers) * so.pieces.size();
     volumes += q.volumes.size() + u64(c.workers) * w.volumes.size() + u64(c.soldiers) * so.volumes.size();
     sensors += u64(c.workers) * w.sensors.size() + u64(c.soldiers) * so.sensors.size();
   }
@@ -700,7 +751,8 @@ bool shape_covers_cell(const TerrainShape& sh, int cx, int cy) {
     const float dx = float(cx) + 0.5f - sh.x, dy = float(cy) + 0.5f - sh.y;
     return dx * dx + dy * dy <= sh.r * sh.r;
   }
-  return cx >= int(std::floor(sh.x)) && cx < int(std::floor(sh.x + sh.w)) && cy >= int(std::floor(sh.y)) && cy < int(std::floor(sh.y + sh.h));
+  return cx >= int(std::floor(sh.x)) && cx < int(std::floor(sh.x + sh.w)) && cy >= int(std::floor(sh.y)) &&
+         cy < int(std::floor(sh.y + sh.h));
 }
 
 bool parse_scenario(const std::string& text, const std::string& path, Scenario& out, std::string* err) {
@@ -715,13 +767,16 @@ bool parse_scenario(const std::string& text, const std::string& path, Scenario& 
     }
   // JSON text holds no NUL byte, and the parser would take one for the end of the text.
   if (size_t nul = text.find('\0'); nul != std::string::npos) {
-    if (err) *err = printable(path) + ": (document): a NUL byte at offset " + std::to_string(nul) + " (a scenario is JSON text)";
+    if (err)
+      *err =
+          printable(path) + ": (document): a NUL byte at offset " + std::to_string(nul) + " (a scenario is JSON text)";
     return false;
   }
   try {
     json root = parse_document(text);
-    object(root, "", {"name", "description", "seed", "world", "terrain", "colonies", "food", "random_food", "region",
-                      "capacity", "rules", "events"});
+    object(root, "",
+           {"name", "description", "seed", "world", "terrain", "colonies", "food", "random_food", "region", "capacity",
+            "rules", "events"});
     optional(root, "name", "", s.name, string);
     optional(root, "description", "", s.description, string);
     optional(root, "seed", "", s.seed, [](const json& v, const std::string& q) { return integer(v, q, 0, ~u64(0)); });

@@ -36,8 +36,8 @@ struct ColonySpec {
   float nest_x = 0, nest_y = 0;
   u32 color = 0xFFFFFFFFu;  // 0xAABBGGRR
   u32 workers = 0, soldiers = 0;
-  float spread = 6;         // starting ants scatter this far around the nest (cells)
-  double food = 100;        // starting food store
+  float spread = 6;   // starting ants scatter this far around the nest (cells)
+  double food = 100;  // starting food store
 };
 
 struct FoodSpec {
@@ -60,10 +60,10 @@ struct EventSpec {
   EventKind kind = EventKind::Bomb;
   u64 tick = 0, every = 0, until = ~u64(0);
   float x = 0, y = 0;
-  float spread = 0;   // the position is jittered uniformly within this radius (seeded)
-  float radius = 5;   // bomb: kill radius; fire: ignition radius; spawn: scatter radius
-  float outer = 0;    // bomb: maim ring outer radius (0 = 1.5 x radius)
-  u32 count = 0;      // spawn: ants; food: crumbs
+  float spread = 0;  // the position is jittered uniformly within this radius (seeded)
+  float radius = 5;  // bomb: kill radius; fire: ignition radius; spawn: scatter radius
+  float outer = 0;   // bomb: maim ring outer radius (0 = 1.5 x radius)
+  u32 count = 0;     // spawn: ants; food: crumbs
   u8 colony = 0;
   Kind caste = Kind::Worker;
 };
@@ -84,21 +84,21 @@ inline constexpr float kMinNestDistance = 5.0f;
 
 // Tunable rules (all per tick at 60 ticks per second).
 struct Rules {
-  float worker_speed = 0.25f;     // cells per tick with six legs
+  float worker_speed = 0.25f;  // cells per tick with six legs
   float soldier_speed = 0.2f;
   u32 worker_lifespan = 60 * 180;  // ticks
   u32 soldier_lifespan = 60 * 240;
-  float upkeep = 0.0005f;         // food per ant per tick
-  float ant_cost = 4;             // food per egg
-  u32 lay_interval = 6;           // ticks between eggs per queen
+  float upkeep = 0.0005f;  // food per ant per tick
+  float ant_cost = 4;      // food per egg
+  u32 lay_interval = 6;    // ticks between eggs per queen
   float soldier_fraction = 0.15f;
-  u32 max_population = 0;         // per colony; 0 = no limit but the pools
-  float fire_spread = 0.06f;      // chance per burning neighbour per tick
+  u32 max_population = 0;     // per colony; 0 = no limit but the pools
+  float fire_spread = 0.06f;  // chance per burning neighbour per tick
   u32 burn_ticks = 90;
-  float evaporation = 0.004f;     // fraction of scent lost per tick
-  float deposit = 1.0f;           // scent laid per tick
-  u32 dormant_period = 8;         // a dormant chunk is advanced once every this many ticks
-  u32 corpse_ticks = 60 * 60;     // a corpse rots away after this long
+  float evaporation = 0.004f;  // fraction of scent lost per tick
+  float deposit = 1.0f;        // scent laid per tick
+  u32 dormant_period = 8;      // a dormant chunk is advanced once every this many ticks
+  u32 corpse_ticks = 60 * 60;  // a corpse rots away after this long
   // Burnt land heals: a burnt dirt cell turns back to grass with this chance per tick,
   // once more for each grass cell beside it (ecology.cpp). 0 = never.
   float regrowth = 0.00005f;

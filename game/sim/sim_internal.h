@@ -26,7 +26,20 @@ inline constexpr float kScentFade = 0.994f;   // trail strength kept per tick af
 inline constexpr float kScentFloor = 0.002f;  // weaker scent is flushed to zero (no denormals)
 
 // Salts for per-entity random numbers (hash_float(seed, tick, index, salt)).
-enum Salt : u32 { kWander = 1, kStarve, kTurn, kMaim, kMaimSide, kSpread, kIgnite, kKill, kDormantWalk, kLifespan, kRegrow, kStrike };
+enum Salt : u32 {
+  kWander = 1,
+  kStarve,
+  kTurn,
+  kMaim,
+  kMaimSide,
+  kSpread,
+  kIgnite,
+  kKill,
+  kDormantWalk,
+  kLifespan,
+  kRegrow,
+  kStrike
+};
 
 // [SECTION] Helpers: angles, records, chunk and cell walks, grid writers
 

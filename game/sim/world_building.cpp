@@ -73,7 +73,8 @@ bool create_tiles(Game& g, std::string* err) {
       b.cell = cell;
       Handle h = w.create(w.grid().chunk_of_cell(cx, cy), ecs::Tier::Dormant, u16(Kind::Tile), b);
       if (h.is_null() || w.reserve<RenderPiece>(h, 1) != ecs::Result::Ok) {
-        if (err) *err = g.scenario.path + ": capacity: no room for the map's " + std::to_string(g.terrain.size()) + " tiles";
+        if (err)
+          *err = g.scenario.path + ": capacity: no room for the map's " + std::to_string(g.terrain.size()) + " tiles";
         return false;
       }
       w.add<RenderPiece>(h, tile_piece(u8(g.terrain[cell]), false));
@@ -160,7 +161,9 @@ Handle spawn_ant(Game& g, u8 colony, Kind caste, float x, float y, float heading
   u32 base = caste == Kind::Soldier ? rules.soldier_lifespan : rules.worker_lifespan;
   // Lifespans vary by +-25% so a generation does not die in one tick.
   u32 index_hint = u32(g.colonies[colony].born * 4 + colony);
-  b.lifespan = caste == Kind::Queen ? ~0u : u32(float(base) * (0.75f + 0.5f * hash_float(g.seed, g.tick, index_hint, kLifespan)));
+  b.lifespan = caste == Kind::Queen
+                   ? ~0u
+                   : u32(float(base) * (0.75f + 0.5f * hash_float(g.seed, g.tick, index_hint, kLifespan)));
   b.speed = caste == Kind::Soldier ? rules.soldier_speed : (caste == Kind::Queen ? 0 : rules.worker_speed);
   u32 chunk = w.grid().chunk_at(x, y);
   Handle h = w.create(chunk, tier_for_chunk(g, chunk), u16(caste), b);
@@ -259,7 +262,9 @@ bool build_world(Game& g, std::string* err) {
   for (size_t i = 0; i < s.colonies.size(); ++i) {
     const ColonySpec& c = s.colonies[i];
     const Terrain t = g.terrain[cell_of(g, c.nest_x, c.nest_y)];
-    if (!passable(t)) return fail(err, printable(s.path) + ": colonies[" + std::to_string(i) + "].nest: the nest is in " + terrain_name(t));
+    if (!passable(t))
+      return fail(err,
+                  printable(s.path) + ": colonies[" + std::to_string(i) + "].nest: the nest is in " + terrain_name(t));
   }
   g.fire.assign(cells, 0);
   g.scorch.assign(cells, 0);
@@ -307,14 +312,16 @@ bool build_world(Game& g, std::string* err) {
     const u32 cell = cell_of(g, f.x, f.y);
     const std::string where = printable(s.path) + ": food[" + std::to_string(i) + "].at: ";
     if (!passable(g.terrain[cell])) return fail(err, where + "the food is in " + terrain_name(g.terrain[cell]));
-    if (!g.food_at[cell].is_null()) return fail(err, where + "the cell already holds an earlier entry's food (food covers the 3x3 cells around it)");
+    if (!g.food_at[cell].is_null())
+      return fail(err, where + "the cell already holds an earlier entry's food (food covers the 3x3 cells around it)");
     if (spawn_food(g, f.x, f.y, f.crumbs).is_null()) return fail(err, where + "no room for the food in the pools");
   }
   for (size_t i = 0; i < s.events.size(); ++i) {
     const EventSpec& e = s.events[i];
     const Terrain t = g.terrain[cell_of(g, e.x, e.y)];
     if (e.kind == EventKind::Spawn && e.spread == 0 && !passable(t))
-      return fail(err, printable(s.path) + ": events[" + std::to_string(i) + "].at: the ants would appear in " + terrain_name(t));
+      return fail(err, printable(s.path) + ": events[" + std::to_string(i) + "].at: the ants would appear in " +
+                           terrain_name(t));
   }
   return true;
 }
@@ -339,7 +346,8 @@ u64 world_bytes_holding(const Scenario& s, const StartingNeeds& n) {
   const u64 records = tile_records + (n.entities - cells);
   // terrain, tile and food handles, fire, scorch, flags, occupancy, danger, two scent
   // fields per colony; a chunk's storage list, links and flags.
-  const u64 per_cell = sizeof(Terrain) + 2 * sizeof(Handle) + sizeof(u16) + 2 + sizeof(u64) + sizeof(float) * (1 + 2 * colonies);
+  const u64 per_cell =
+      sizeof(Terrain) + 2 * sizeof(Handle) + sizeof(u16) + 2 + sizeof(u64) + sizeof(float) * (1 + 2 * colonies);
   const u64 per_chunk = 64;
   u64 pool_bytes = 0;
   ColonyPools::for_each([&]<class C>(std::type_identity<C>) { pool_bytes += n.pools.of<C>() * (sizeof(C) + back); });
@@ -381,7 +389,8 @@ u64 cgroup_memory_limit(const std::string& root, const std::string& self) {
     while (!group.empty() && group.front() == '/') group.erase(0, 1);
     while (!group.empty() && group.back() == '/') group.pop_back();
     if (id == "0" && controllers.empty()) take(root, group, "memory.max");
-    else if (("," + controllers + ",").find(",memory,") != std::string::npos) take(std::filesystem::path(root) / "memory", group, "memory.limit_in_bytes");
+    else if (("," + controllers + ",").find(",memory,") != std::string::npos)
+      take(std::filesystem::path(root) / "memory", group, "memory.limit_in_bytes");
   }
   return limit;
 }
@@ -422,8 +431,8 @@ std::string memory_problem(const Scenario& s) {
   // grows past 12 GB).
   const double start = double(world_bytes_at_start(s)), full = double(world_bytes_at_capacity(s));
   if (full <= budget.bytes) return {};
-  return "this world takes about " + size_text(full) + " with its pools full (" + size_text(start) + " to start), more than the " +
-         size_text(budget.bytes) + " allowed (" + budget.how + ")";
+  return "this world takes about " + size_text(full) + " with its pools full (" + size_text(start) +
+         " to start), more than the " + size_text(budget.bytes) + " allowed (" + budget.how + ")";
 }
 
 // The key to blame for a world too large for memory: the map and its starting colonies
@@ -454,8 +463,9 @@ std::unique_ptr<Game> make_game(const Scenario& scenario, u64 seed, std::string*
   try {
     if (!build_world(*g, err)) return nullptr;
   } catch (const std::bad_alloc&) {
-    if (err) *err = printable(scenario.path) + ": world: out of memory while building it (about " +
-                    std::to_string(world_bytes_at_start(scenario) / 1000000) + " MB to start)";
+    if (err)
+      *err = printable(scenario.path) + ": world: out of memory while building it (about " +
+             std::to_string(world_bytes_at_start(scenario) / 1000000) + " MB to start)";
     return nullptr;
   }
   // The spawn stream continues from here; building may have used some of it.

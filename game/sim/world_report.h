@@ -45,14 +45,10 @@ template <class W>
 nlohmann::json pools_json(const W& w) {
   nlohmann::json pools = nlohmann::json::object();
   for (const ecs::PoolStats* st : w.all_stats()) {
-    pools[st->name] = {{"capacity", st->capacity},
-                       {"taken", st->taken},
-                       {"high_water", st->high_water},
-                       {"failed_reservations", st->total.failed_reservations},
-                       {"rewires", st->total.rewires},
-                       {"reserves", st->total.reserves},
-                       {"removes", st->total.removes},
-                       {"reserved_unused", st->reserved_unused}};
+    pools[st->name] = {{"capacity", st->capacity},     {"taken", st->taken},
+                       {"high_water", st->high_water}, {"failed_reservations", st->total.failed_reservations},
+                       {"rewires", st->total.rewires}, {"reserves", st->total.reserves},
+                       {"removes", st->total.removes}, {"reserved_unused", st->reserved_unused}};
   }
   return pools;
 }

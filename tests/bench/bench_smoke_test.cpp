@@ -45,7 +45,10 @@ std::string bench_name(const std::string& family, const std::string& variant, in
 std::string run_command(const std::string& cmd, int* status) {
   std::string out;
   FILE* p = popen(cmd.c_str(), "r");
-  if (!p) { *status = -1; return out; }
+  if (!p) {
+    *status = -1;
+    return out;
+  }
   char buf[4096];
   while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
   *status = pclose(p);
@@ -78,11 +81,9 @@ class BenchSmoke : public ::testing::Test {
     std::vector<std::pair<std::string, std::string>> out;
     for (const char* fam : {"kill", "spawn"})
       for (int k : kPercents)
-        for (const auto& v : kVariants)
-          out.push_back({bench_name(fam, v, kTinyAnts, k), "ns_per_ant"});
+        for (const auto& v : kVariants) out.push_back({bench_name(fam, v, kTinyAnts, k), "ns_per_ant"});
     for (int c : kChurn)
-      for (const auto& v : kVariants)
-        out.push_back({bench_name("iterate", v, kTinyAnts, c), "gb_per_s"});
+      for (const auto& v : kVariants) out.push_back({bench_name("iterate", v, kTinyAnts, c), "gb_per_s"});
     for (const auto& [pair, k] : kPairedKills) out.push_back({bench_name("paired/kill", pair, kTinyAnts, k), "ratio"});
     out.push_back({"stream/rmw", "gb_per_s"});
     out.push_back({"tick/full/" + std::to_string(kTinyFullAnts), "ticks_per_s"});
@@ -232,13 +233,13 @@ TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {
   int status = -1;
   std::string out = run_command("python3 " + std::string(COLONY_RATIOS_PY) + " " + json_path_ + " 2>&1", &status);
   EXPECT_EQ(status, 0) << out;
-  for (const char* line : {"kill/pools/200/50 <= 0.4 x pools_swap_one", "kill/pools/200/50 <= 0.35 x heap",
-                           "kill/pools/200/10 <= pools_swap_one", "spawn/pools/200/10 >= 4x faster than heap",
-                           "iterate/pools/200/4 >= 0.85 x stream/rmw", "tick/full/100 >= 60 ticks/s",
-                           "tick/chunked/2000 >= 30 ticks/s", "tick/bomb/50 < 2 ms", "targets met",
-                           "pools / heap at 200 ants, 50 %: ratio", "pools / pools_swap_one at 200 ants, 10 %: ratio",
-                           "pools / pools_swap_one at 200 ants, 50 %: ratio",
-                           "the batched release's passes, ns per victim", "= sort ", "cpu_ghz", "pinned to cpu"})
+  for (const char* line :
+       {"kill/pools/200/50 <= 0.4 x pools_swap_one", "kill/pools/200/50 <= 0.35 x heap",
+        "kill/pools/200/10 <= pools_swap_one", "spawn/pools/200/10 >= 4x faster than heap",
+        "iterate/pools/200/4 >= 0.85 x stream/rmw", "tick/full/100 >= 60 ticks/s", "tick/chunked/2000 >= 30 ticks/s",
+        "tick/bomb/50 < 2 ms", "targets met", "pools / heap at 200 ants, 50 %: ratio",
+        "pools / pools_swap_one at 200 ants, 10 %: ratio", "pools / pools_swap_one at 200 ants, 50 %: ratio",
+        "the batched release's passes, ns per victim", "= sort ", "cpu_ghz", "pinned to cpu"})
     EXPECT_NE(out.find(line), std::string::npos) << "ratios.py output lacks '" << line << "':\n" << out;
 }
 
@@ -247,13 +248,16 @@ TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {
 // tiny run's speeds are whatever the machine gave it.
 TEST_F(BenchSmoke, RatiosScriptNamesARatioWhoseSidesRanAtDifferentSpeeds) {
   auto bench = [](const std::string& name, const char* counter, double v, double ghz) {
-    return nlohmann::json{{"name", name}, {"run_name", name}, {"run_type", "iteration"}, {counter, v}, {"cpu_ghz", ghz}};
+    return nlohmann::json{
+        {"name", name}, {"run_name", name}, {"run_type", "iteration"}, {counter, v}, {"cpu_ghz", ghz}};
   };
-  nlohmann::json doc = {{"context", nlohmann::json::object()},
-                        {"benchmarks",
-                         {bench("kill/pools/1000/50", "ns_per_ant", 100, 3.3), bench("kill/pools_swap_one/1000/50", "ns_per_ant", 300, 3.3),
-                          bench("kill/heap/1000/50", "ns_per_ant", 200, 1.9), bench("iterate/pools/1000/4", "gb_per_s", 20, 3.3),
-                          bench("stream/rmw", "gb_per_s", 20, 2.0)}}};
+  nlohmann::json doc = {
+      {"context", nlohmann::json::object()},
+      {"benchmarks",
+       {bench("kill/pools/1000/50", "ns_per_ant", 100, 3.3),
+        bench("kill/pools_swap_one/1000/50", "ns_per_ant", 300, 3.3),
+        bench("kill/heap/1000/50", "ns_per_ant", 200, 1.9), bench("iterate/pools/1000/4", "gb_per_s", 20, 3.3),
+        bench("stream/rmw", "gb_per_s", 20, 2.0)}}};
   std::string path = std::string(COLONY_BENCH_SCRATCH) + "/speeds_" + std::to_string(getpid()) + ".json";
   std::ofstream(path) << doc.dump();
   int status = -1;

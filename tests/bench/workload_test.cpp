@@ -55,8 +55,7 @@ TEST(IterateWork, ALongRunAndShortRunsMoveEveryPieceAlike) {
   const ecs::u32 n = 3 * bench::kUnrolledRun + 1, short_run = 13;
   std::vector<RenderPiece> whole = sweep(n), in_pieces = whole;
   bench::move_pieces(whole.data(), n, bench::kDt);
-  for (ecs::u32 i = 0; i < n; i += short_run)
-    bench::move_pieces(&in_pieces[i], std::min(short_run, n - i), bench::kDt);
+  for (ecs::u32 i = 0; i < n; i += short_run) bench::move_pieces(&in_pieces[i], std::min(short_run, n - i), bench::kDt);
   EXPECT_EQ(std::memcmp(whole.data(), in_pieces.data(), n * sizeof(RenderPiece)), 0);
 }
 

@@ -34,7 +34,9 @@ inline pid_t start_child(const std::string& exe, const std::vector<std::string>&
   int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), nul = ::open("/dev/null", O_RDWR);
   ::dup2(nul, 0), ::dup2(nul, 1), ::dup2(err, 2);
   if (o.file_size_limit != RLIM_INFINITY) {
-    struct rlimit rl {o.file_size_limit, o.file_size_limit};
+    struct rlimit rl {
+      o.file_size_limit, o.file_size_limit
+    };
     ::setrlimit(RLIMIT_FSIZE, &rl);
   }
   if (o.stop_at) ::setenv("COLONY_STOP_AT", o.stop_at, 1);

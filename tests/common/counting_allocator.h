@@ -19,10 +19,22 @@ void* checked(void* p) {
 }
 }  // namespace
 
-void* operator new(std::size_t n) { note_allocation(); return checked(std::malloc(n ? n : 1)); }
-void* operator new[](std::size_t n) { note_allocation(); return checked(std::malloc(n ? n : 1)); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { note_allocation(); return std::malloc(n ? n : 1); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { note_allocation(); return std::malloc(n ? n : 1); }
+void* operator new(std::size_t n) {
+  note_allocation();
+  return checked(std::malloc(n ? n : 1));
+}
+void* operator new[](std::size_t n) {
+  note_allocation();
+  return checked(std::malloc(n ? n : 1));
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  note_allocation();
+  return std::malloc(n ? n : 1);
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  note_allocation();
+  return std::malloc(n ? n : 1);
+}
 void* operator new(std::size_t n, std::align_val_t a) {
   note_allocation();
   std::size_t al = std::size_t(a);
@@ -46,9 +58,18 @@ void* __libc_malloc(std::size_t);
 void* __libc_calloc(std::size_t, std::size_t);
 void* __libc_realloc(void*, std::size_t);
 void __libc_free(void*);
-void* malloc(std::size_t n) { note_allocation(); return __libc_malloc(n); }
-void* calloc(std::size_t n, std::size_t s) { note_allocation(); return __libc_calloc(n, s); }
-void* realloc(void* p, std::size_t n) { note_allocation(); return __libc_realloc(p, n); }
+void* malloc(std::size_t n) {
+  note_allocation();
+  return __libc_malloc(n);
+}
+void* calloc(std::size_t n, std::size_t s) {
+  note_allocation();
+  return __libc_calloc(n, s);
+}
+void* realloc(void* p, std::size_t n) {
+  note_allocation();
+  return __libc_realloc(p, n);
+}
 void free(void* p) { __libc_free(p); }
 }
 constexpr bool kCountsMalloc = true;

@@ -17,9 +17,8 @@ namespace {
 struct Populated {
   std::unique_ptr<ColonyEcs> ecs;
   std::vector<Handle> entities;
-  std::map<Handle, Kind, bool (*)(Handle, Handle)> kinds{[](Handle a, Handle b) {
-    return a.index != b.index ? a.index < b.index : a.generation < b.generation;
-  }};
+  std::map<Handle, Kind, bool (*)(Handle, Handle)> kinds{
+      [](Handle a, Handle b) { return a.index != b.index ? a.index < b.index : a.generation < b.generation; }};
 };
 
 // Gives h `added` components of pool C (and `reserved - added` empty reserved slots).
@@ -64,11 +63,13 @@ Populated populate() {
   c.small_world_bytes = 0;  // a world this small would release every batch one at a time
   p.ecs = std::make_unique<ColonyEcs>(c);
   ColonyEcs& ecs = *p.ecs;
-  for (u32 i = 0; i < 300; ++i) make(p, Kind::Tile, float(i % 64) + 0.5f, float(i / 64) + 0.5f, ecs::Tier::Dormant, 1, 1, 0, 0);
+  for (u32 i = 0; i < 300; ++i)
+    make(p, Kind::Tile, float(i % 64) + 0.5f, float(i / 64) + 0.5f, ecs::Tier::Dormant, 1, 1, 0, 0);
   std::vector<Handle> workers;
   for (u32 i = 0; i < 200; ++i)
     workers.push_back(make(p, Kind::Worker, float(i % 50), 20.0f + float(i % 40), ecs::Tier::Simulated, 12, 11, 2, 3));
-  for (u32 i = 0; i < 40; ++i) make(p, Kind::Soldier, 40.0f + float(i % 20), 30.0f + float(i), ecs::Tier::Simulated, 15, 15, 3, 2);
+  for (u32 i = 0; i < 40; ++i)
+    make(p, Kind::Soldier, 40.0f + float(i % 20), 30.0f + float(i), ecs::Tier::Simulated, 15, 15, 3, 2);
   make(p, Kind::Queen, 32, 32, ecs::Tier::Simulated, 30, 30, 8, 0);
   for (u32 i = 0; i < 5; ++i) make(p, Kind::Food, 10.0f * float(i) + 5, 60, ecs::Tier::Dormant, 21, 21, 0, 0);
   ecs.begin_tick();
@@ -308,7 +309,8 @@ TEST(DebugData, InspectorListsSlotsAndChecksBackPointers) {
   EXPECT_EQ(d.bad_back_pointers, 0u);
 
   // Break one back-pointer by hand: the inspector shows that slot red, and only that one.
-  ecs::BackPointer& bp = p.ecs->pool<CollisionVolume>().owners[p.ecs->list<CollisionVolume>(*p.ecs->find(worker)).slot[1]];
+  ecs::BackPointer& bp =
+      p.ecs->pool<CollisionVolume>().owners[p.ecs->list<CollisionVolume>(*p.ecs->find(worker)).slot[1]];
   bp.local = 0;
   InspectorData broken = gather_inspector(*p.ecs, worker);
   EXPECT_EQ(broken.bad_back_pointers, 1u);

@@ -98,7 +98,8 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
     SDL_SetRenderDrawColor(renderer, 10, 10, 10, 255);
     SDL_RenderClear(renderer);
     imgui_sdl::render(ImGui::GetDrawData());
-    ASSERT_EQ(SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, px.data(), 1280 * 4), 0) << SDL_GetError();
+    ASSERT_EQ(SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, px.data(), 1280 * 4), 0)
+        << SDL_GetError();
   };
   for (int frame = 0; frame < 150; ++frame) render_frame(frame);
   if (const char* out = std::getenv("COLONY_DEBUG_SCREENSHOT")) {
@@ -110,7 +111,8 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   // The pool map of render pieces: tiles (one piece each) and workers are both in it.
   const PoolMapLayout& l = dbg.map_layout;
   int x0 = int(dbg.map_origin_x), y0 = int(dbg.map_origin_y);
-  int x1 = std::min(1280, x0 + int(float(l.columns) * l.cell_px)), y1 = std::min(800, y0 + int(float(l.rows) * l.cell_px));
+  int x1 = std::min(1280, x0 + int(float(l.columns) * l.cell_px)),
+      y1 = std::min(800, y0 + int(float(l.rows) * l.cell_px));
   ASSERT_GT(x1 - x0, 50);
   ASSERT_GT(y1 - y0, 50);
   int tiles = count_color(px, 1280, x0, y0, x1, y1, kind_color(Kind::Tile), 3);
@@ -147,7 +149,8 @@ TEST(DebuggerRender, PoolMapShowsOwnerKindsThroughSdlRenderer) {
   float bar_y = dbg.map_origin_y + float(e.taken / unsigned(e.columns)) * e.cell_px;
   ASSERT_GT(bar_y, 0.3f * 800);
   ASSERT_LT(bar_y, 790.0f);
-  EXPECT_GT(count_color(px, 1280, int(bar_x) - 2, int(bar_y), int(bar_x) + 2, int(bar_y + e.cell_px), 0xFFFFFFFFu, 10), 3)
+  EXPECT_GT(count_color(px, 1280, int(bar_x) - 2, int(bar_y), int(bar_x) + 2, int(bar_y + e.cell_px), 0xFFFFFFFFu, 10),
+            3)
       << "no white taken bar at (" << bar_x << ", " << bar_y << ")";
   if (const char* out = std::getenv("COLONY_DEBUG_SCREENSHOT_EXACT")) {
     SDL_Surface* s = SDL_CreateRGBSurfaceWithFormatFrom(px.data(), 1280, 800, 32, 1280 * 4, SDL_PIXELFORMAT_ABGR8888);

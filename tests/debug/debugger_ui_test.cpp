@@ -197,7 +197,8 @@ TEST_F(DebuggerUi, ThePoolMapFollowsTheTakenBoundaryThroughAKill) {
     queue_command(*g, Command{CommandKind::KillPercent, 0, 0, 0, 90});
     for (int i = 0; i < 3; ++i) step(0, 0, false);
     const unsigned row = dbg.map_layout.taken / columns;
-    EXPECT_GT(before / columns, row + unsigned(dbg.map_cells_row_end - dbg.map_cells_row_begin)) << "the kill moved the boundary too little";
+    EXPECT_GT(before / columns, row + unsigned(dbg.map_cells_row_end - dbg.map_cells_row_begin))
+        << "the kill moved the boundary too little";
     return int(row) >= dbg.map_cells_row_begin && int(row) < dbg.map_cells_row_end;
   };
   EXPECT_FALSE(taken_row_shown_after_a_kill(false));
@@ -217,7 +218,7 @@ TEST_F(DebuggerUi, ClickInPoolMapSelectsTheOwner) {
   EXPECT_TRUE(dbg.map_hover.valid);
   EXPECT_EQ(dbg.map_hover.owner, expect.owner);
   EXPECT_EQ(debugger_highlight(dbg, *g), expect.owner);
-  step(mx, my, true, false);  // press
+  step(mx, my, true, false);   // press
   step(mx, my, false, false);  // release
   EXPECT_EQ(link.selected, expect.owner);
   EXPECT_EQ(dbg.selected, expect.owner);

@@ -155,7 +155,8 @@ TEST(Theatre, TheDebuggerLeavesHalfTheWindowToTheMap) {
   std::vector<unsigned char> covered(1280 * 800, 0);
   int windows = 0;
   for (ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-    if (!w->Active || w->Hidden || (w->Flags & ImGuiWindowFlags_ChildWindow) || (w->Flags & ImGuiWindowFlags_Tooltip)) continue;
+    if (!w->Active || w->Hidden || (w->Flags & ImGuiWindowFlags_ChildWindow) || (w->Flags & ImGuiWindowFlags_Tooltip))
+      continue;
     ++windows;
     const ImRect r = w->Rect();
     for (int y = std::max(0, int(r.Min.y)); y < std::min(800, int(r.Max.y)); ++y)

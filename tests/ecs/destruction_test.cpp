@@ -37,7 +37,7 @@ TEST(Destruction, QueueDuringIterationVisitsEveryoneAndAppliesLater) {
     // Every record and its components stay readable mid-loop, queued or not.
     EXPECT_EQ(tags<Piece>(w, r.header.handle).size(), 1 + id % 16);
     EXPECT_EQ(tags<Piece>(w, r.header.handle)[0], id * 100);
-    if (id % 3 != 1) {  // kill two thirds, including entities already visited
+    if (id % 3 != 1) {                  // kill two thirds, including entities already visited
       if (!w.dying(r.header.handle)) {  // else queued from an earlier visit (below)
         EXPECT_EQ(w.queue_destroy(r.header.handle), Result::Ok);
         ++queued;
@@ -186,16 +186,15 @@ TEST_P(ReleaseBatch, ReleasesTheBatchAndKeepsEverySurvivorIntact) {
     // The moves each way makes: a tail fill one per hole below the new end, a compaction
     // one per survivor past the first hole.
     const u32 new_taken = taken - dead_pieces;
-    const u64 holes_below = u64(std::count_if(dead_slots.begin(), dead_slots.end(), [&](u32 d) { return d < new_taken; }));
+    const u64 holes_below =
+        u64(std::count_if(dead_slots.begin(), dead_slots.end(), [&](u32 d) { return d < new_taken; }));
     const u64 past_first_hole = dead_slots.empty() ? 0 : u64(taken - *dead_slots.begin()) - dead_pieces;
     f.w.begin_tick();
     f.w.release_batch<Piece>(batch, GetParam());
     f.w.release_batch<Volume>(batch, GetParam());
     EXPECT_EQ(f.w.stats<Piece>().taken, taken - dead_pieces) << "every " << every;
     EXPECT_EQ(f.w.stats<Piece>().tick.removes, dead_pieces);
-    if (GetParam() != ReleaseStrategy::Auto) {
-      EXPECT_EQ(f.w.last_release_strategy<Piece>(), GetParam());
-    }
+    if (GetParam() != ReleaseStrategy::Auto) { EXPECT_EQ(f.w.last_release_strategy<Piece>(), GetParam()); }
     // Every survivor moved at most once, and only those the strategy has to move.
     const bool compacted = f.w.last_release_strategy<Piece>() == ReleaseStrategy::Compact;
     EXPECT_EQ(f.w.stats<Piece>().tick.rewires, compacted ? past_first_hole : holes_below) << "every " << every;
@@ -302,7 +301,9 @@ TEST(Destruction, ApplyReleasesEveryPoolInOneBatch) {
 // queued victim leaves the queue, a queued survivor stays on it, survivors keep their
 // components in order.
 TEST(Destruction, DestroyBatchKillsNowAndSkipsDuplicatesAndStaleHandles) {
-  struct Case { u32 every, swap_release_max; } cases[] = {{1, 16}, {3, 16}, {7, 256}};
+  struct Case {
+    u32 every, swap_release_max;
+  } cases[] = {{1, 16}, {3, 16}, {7, 256}};
   for (Case c : cases) {
     BatchFixture f(c.swap_release_max);
     auto batch = f.batch_of(c.every, 4);
@@ -444,12 +445,8 @@ TEST(Iteration, PoolChangesChunkMovesAndCreationDuringTheWalkAreSafe) {
     Handle h = r.header.handle;
     EXPECT_EQ(w.move_chunk(h, (id * 13) % 256), Result::Ok);
     EXPECT_EQ(give<Piece>(w, h, 2, 90000 + id), Result::Ok);
-    if (id % 2) {
-      EXPECT_EQ(w.remove_one<Piece>(h, 0), Result::Ok);
-    }
-    if (id % 5 == 0) {
-      EXPECT_EQ(w.release_all<Piece>(h), Result::Ok);
-    }
+    if (id % 2) { EXPECT_EQ(w.remove_one<Piece>(h, 0), Result::Ok); }
+    if (id % 5 == 0) { EXPECT_EQ(w.release_all<Piece>(h), Result::Ok); }
     if (id % 4 == 0 && !w.create(0, Tier::Simulated, 0, Pos{0, 0, 5000 + id}).is_null()) ++created;
   });
   for (u32 i = 0; i < 1000; ++i) EXPECT_EQ(visits[i], 1u) << i;
@@ -594,7 +591,8 @@ TEST(Destruction, ABatchedReleaseTimesItsPassesAndASmallOneDoesNot) {
   EXPECT_GE(last.sort_ms, 0.0);
   EXPECT_GE(last.mark_ms, 0.0);
   for (double ms : last.close_ms) EXPECT_GE(ms, 0.0);
-  EXPECT_DOUBLE_EQ(last.total_ms(), last.sort_ms + last.mark_ms + last.close_ms[0] + last.close_ms[1] + last.close_ms[2]);
+  EXPECT_DOUBLE_EQ(last.total_ms(),
+                   last.sort_ms + last.mark_ms + last.close_ms[0] + last.close_ms[1] + last.close_ms[2]);
   EXPECT_GT(last.total_ms(), 0.0);
 
   for (u32 i = 10; i < 30; ++i) ASSERT_EQ(w.queue_destroy(h[i]), Result::Ok);

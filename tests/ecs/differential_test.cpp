@@ -103,8 +103,8 @@ struct Model {
   std::unordered_map<u32, RefEntity> live;  // by handle index
   std::vector<Handle> handles;              // live handles, for picking
   std::unordered_map<u32, size_t> handle_pos;
-  std::vector<Handle> dead;                 // recently dead handles (stale from then on)
-  std::vector<Handle> queue;                // queued for destruction
+  std::vector<Handle> dead;   // recently dead handles (stale from then on)
+  std::vector<Handle> queue;  // queued for destruction
   std::array<u64, 3> taken{}, failed{};
   u64 failed_creates = 0;
 
@@ -155,7 +155,8 @@ struct PoolCopy {
   std::vector<BackPointer> owners;
 };
 bool same(const BackPointer& a, const BackPointer& b) {
-  return a.owner_index == b.owner_index && a.owner_generation == b.owner_generation && a.chunk == b.chunk && a.local == b.local;
+  return a.owner_index == b.owner_index && a.owner_generation == b.owner_generation && a.chunk == b.chunk &&
+         a.local == b.local;
 }
 
 struct DiffRun {
@@ -169,9 +170,9 @@ struct DiffRun {
   std::array<u64, 3> apply_strategy{};  // how the piece pool closed its holes in each apply
   std::array<u64, 3> pool_full{};       // reservations each pool refused for want of room
   u64 spawns = 0, spawns_refused = 0, add_eaches = 0, touched_checks = 0;
-  std::vector<u32> touched;             // entities the coming release may change (by index)
-  std::array<PoolCopy, 3> before;       // the pools before a journal-checked release
-  u64 journal_from = 0;                 // the journal's release count before it
+  std::vector<u32> touched;        // entities the coming release may change (by index)
+  std::array<PoolCopy, 3> before;  // the pools before a journal-checked release
+  u64 journal_from = 0;            // the journal's release count before it
   bool journal_checking = false;
   std::array<u64, 8> journal_checked{};  // releases replayed, by ReleasePath (per pool part)
 
@@ -235,9 +236,7 @@ struct DiffRun {
   void expect_pool_is_copy(const TestWorld::JournalRelease& r) {
     const auto& p = w.pool<Comp<I>>();
     PoolCopy& c = before[I];
-    if (r.pools[I].path != ReleasePath::None) {
-      ASSERT_EQ(r.pools[I].taken_after, p.taken()) << where();
-    }
+    if (r.pools[I].path != ReleasePath::None) { ASSERT_EQ(r.pools[I].taken_after, p.taken()) << where(); }
     ASSERT_GE(c.tag.size(), p.taken()) << where();
     for (u32 e = 0; e < p.taken(); ++e) {
       ASSERT_EQ(c.tag[e], p.items[e].tag) << Comp<I>::kPoolName << " entry " << e << " at " << where();
@@ -311,7 +310,8 @@ struct DiffRun {
     Comp<I> c{};
     c.tag = next_tag++;
     RefEntity* e = m.find(h);
-    Result want = !e ? Result::StaleHandle : (e->added[I].size() >= e->reserved[I] ? Result::NoReservedSlot : Result::Ok);
+    Result want =
+        !e ? Result::StaleHandle : (e->added[I].size() >= e->reserved[I] ? Result::NoReservedSlot : Result::Ok);
     expect(w.add<Comp<I>>(h, c), want, "add");
     if (want == Result::Ok) e->added[I].push_back(c.tag);
   }
@@ -482,7 +482,8 @@ struct DiffRun {
     Result want = !e ? Result::StaleHandle : (n > room ? Result::NoReservedSlot : Result::Ok);
     const u32 first_tag = next_tag;
     next_tag += n;
-    expect(w.add_each<Comp<I>>(h, n, [&](Comp<I>& c, u32 k) { c = Comp<I>{}, c.tag = first_tag + k; }), want, "add_each");
+    expect(w.add_each<Comp<I>>(h, n, [&](Comp<I>& c, u32 k) { c = Comp<I>{}, c.tag = first_tag + k; }), want,
+           "add_each");
     ++add_eaches;
     if (want != Result::Ok) return;
     for (u32 k = 0; k < n; ++k) e->added[I].push_back(first_tag + k);
@@ -766,28 +767,33 @@ TEST(Differential, RandomOperationsAgreeWithTheReferenceModel) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const auto& c = run->result_counts;
-  std::printf("differential: %llu ops, seed %llu, %.2f s, %llu validations, peak live %zu, peak taken %llu/%llu/%llu, "
-              "%llu bombs (%llu kills), %llu direct batches, applies by tail fill %llu / compaction %llu\n",
-              (unsigned long long)ops, (unsigned long long)seed, secs, (unsigned long long)validations, peak_live,
-              (unsigned long long)peak_taken[0], (unsigned long long)peak_taken[1], (unsigned long long)peak_taken[2],
-              (unsigned long long)run->bombs, (unsigned long long)run->bomb_kills, (unsigned long long)run->batches,
-              (unsigned long long)run->apply_strategy[size_t(ReleaseStrategy::TailFill)],
-              (unsigned long long)run->apply_strategy[size_t(ReleaseStrategy::Compact)]);
-  std::printf("differential: pool full %llu/%llu/%llu, %llu spawns (%llu refused), %llu add_each, %llu entities compared after releases\n",
-              (unsigned long long)run->pool_full[0], (unsigned long long)run->pool_full[1], (unsigned long long)run->pool_full[2],
-              (unsigned long long)run->spawns, (unsigned long long)run->spawns_refused, (unsigned long long)run->add_eaches,
-              (unsigned long long)run->touched_checks);
-  std::printf("differential results: ok %llu, stale %llu, pool full %llu, entity max %llu, no reserved slot %llu, "
-              "bad local %llu, bad chunk %llu, already queued %llu, bad tier %llu; failed creates %llu\n",
-              (unsigned long long)c[size_t(Result::Ok)], (unsigned long long)c[size_t(Result::StaleHandle)],
-              (unsigned long long)c[size_t(Result::PoolFull)], (unsigned long long)c[size_t(Result::EntityMaxReached)],
-              (unsigned long long)c[size_t(Result::NoReservedSlot)], (unsigned long long)c[size_t(Result::BadLocalIndex)],
-              (unsigned long long)c[size_t(Result::BadChunk)], (unsigned long long)c[size_t(Result::AlreadyQueued)],
-              (unsigned long long)c[size_t(Result::BadTier)], (unsigned long long)run->m.failed_creates);
+  std::printf(
+      "differential: %llu ops, seed %llu, %.2f s, %llu validations, peak live %zu, peak taken %llu/%llu/%llu, "
+      "%llu bombs (%llu kills), %llu direct batches, applies by tail fill %llu / compaction %llu\n",
+      (unsigned long long)ops, (unsigned long long)seed, secs, (unsigned long long)validations, peak_live,
+      (unsigned long long)peak_taken[0], (unsigned long long)peak_taken[1], (unsigned long long)peak_taken[2],
+      (unsigned long long)run->bombs, (unsigned long long)run->bomb_kills, (unsigned long long)run->batches,
+      (unsigned long long)run->apply_strategy[size_t(ReleaseStrategy::TailFill)],
+      (unsigned long long)run->apply_strategy[size_t(ReleaseStrategy::Compact)]);
+  std::printf(
+      "differential: pool full %llu/%llu/%llu, %llu spawns (%llu refused), %llu add_each, %llu entities compared after "
+      "releases\n",
+      (unsigned long long)run->pool_full[0], (unsigned long long)run->pool_full[1],
+      (unsigned long long)run->pool_full[2], (unsigned long long)run->spawns, (unsigned long long)run->spawns_refused,
+      (unsigned long long)run->add_eaches, (unsigned long long)run->touched_checks);
+  std::printf(
+      "differential results: ok %llu, stale %llu, pool full %llu, entity max %llu, no reserved slot %llu, "
+      "bad local %llu, bad chunk %llu, already queued %llu, bad tier %llu; failed creates %llu\n",
+      (unsigned long long)c[size_t(Result::Ok)], (unsigned long long)c[size_t(Result::StaleHandle)],
+      (unsigned long long)c[size_t(Result::PoolFull)], (unsigned long long)c[size_t(Result::EntityMaxReached)],
+      (unsigned long long)c[size_t(Result::NoReservedSlot)], (unsigned long long)c[size_t(Result::BadLocalIndex)],
+      (unsigned long long)c[size_t(Result::BadChunk)], (unsigned long long)c[size_t(Result::AlreadyQueued)],
+      (unsigned long long)c[size_t(Result::BadTier)], (unsigned long long)run->m.failed_creates);
   // Every outcome was exercised, so the run says something about each of them.
   if (ops >= 100000) {
-    for (Result r : {Result::Ok, Result::StaleHandle, Result::PoolFull, Result::EntityMaxReached, Result::NoReservedSlot,
-                     Result::BadLocalIndex, Result::BadChunk, Result::AlreadyQueued, Result::BadTier}) {
+    for (Result r :
+         {Result::Ok, Result::StaleHandle, Result::PoolFull, Result::EntityMaxReached, Result::NoReservedSlot,
+          Result::BadLocalIndex, Result::BadChunk, Result::AlreadyQueued, Result::BadTier}) {
       EXPECT_GT(c[size_t(r)], 0u) << result_name(r) << " never happened";
     }
     EXPECT_GT(run->bombs, 0u);
@@ -803,11 +809,13 @@ TEST(Differential, RandomOperationsAgreeWithTheReferenceModel) {
     for (ReleasePath p : {ReleasePath::OneAtATime, ReleasePath::TailFill, ReleasePath::Compact, ReleasePath::RemoveOne})
       EXPECT_GT(run->journal_checked[size_t(p)], 0u) << release_path_name(p) << " never replayed";
   }
-  std::printf("differential journal: replayed pool parts: one at a time %llu, tail fill %llu, compaction %llu, remove one %llu\n",
-              (unsigned long long)run->journal_checked[size_t(ReleasePath::OneAtATime)],
-              (unsigned long long)run->journal_checked[size_t(ReleasePath::TailFill)],
-              (unsigned long long)run->journal_checked[size_t(ReleasePath::Compact)],
-              (unsigned long long)run->journal_checked[size_t(ReleasePath::RemoveOne)]);
+  std::printf(
+      "differential journal: replayed pool parts: one at a time %llu, tail fill %llu, compaction %llu, remove one "
+      "%llu\n",
+      (unsigned long long)run->journal_checked[size_t(ReleasePath::OneAtATime)],
+      (unsigned long long)run->journal_checked[size_t(ReleasePath::TailFill)],
+      (unsigned long long)run->journal_checked[size_t(ReleasePath::Compact)],
+      (unsigned long long)run->journal_checked[size_t(ReleasePath::RemoveOne)]);
 }
 
 }  // namespace

@@ -121,7 +121,9 @@ TEST(Entity, OwnerOfAnEntryIsTheWholeHandleAfterTheGenerationWraps) {
 // Byte buffers for a snapshot round trip.
 struct BytesOut : ByteSink {
   std::vector<unsigned char> bytes;
-  void write(const void* p, size_t n) override { bytes.insert(bytes.end(), (const unsigned char*)p, (const unsigned char*)p + n); }
+  void write(const void* p, size_t n) override {
+    bytes.insert(bytes.end(), (const unsigned char*)p, (const unsigned char*)p + n);
+  }
 };
 struct BytesIn : ByteSource {
   const std::vector<unsigned char>& bytes;
@@ -447,7 +449,8 @@ TEST(Entity, MoveChunksAppliesEachMoveAndItsTierInOrder) {
     if (i == 2) continue;
     u32 chunk = 10 + i;
     ASSERT_NE(batched.lookup(hb[i], chunk), nullptr) << "entity " << i;
-    EXPECT_EQ(Tier(batched.lookup(hb[i], chunk)->header.tier), i % 4 ? Tier::Dormant : Tier::Simulated) << "entity " << i;
+    EXPECT_EQ(Tier(batched.lookup(hb[i], chunk)->header.tier), i % 4 ? Tier::Dormant : Tier::Simulated)
+        << "entity " << i;
     const auto& l = batched.list<Piece>(*batched.find(hb[i]));
     for (u32 k = 0; k < l.reserved; ++k) EXPECT_EQ(batched.pool<Piece>().owners[l.slot[k]].chunk, chunk);
     EXPECT_EQ(tags<Piece>(batched, hb[i]), tags<Piece>(single, hs1[i]));
@@ -510,8 +513,7 @@ TEST(Entity, DirectoryRowsStartOnACacheLine) {
   for (u32 max : {3u, 100u, 20000u}) {
     TestWorld w(make_config(max, 10, 10, 10));
     EXPECT_EQ(w.store().dir_stride() % 64, 0u) << max;
-    for (u32 i : {1u, max})
-      EXPECT_EQ(reinterpret_cast<uintptr_t>(&w.store().dir(i)) % 64, 0u) << max << " row " << i;
+    for (u32 i : {1u, max}) EXPECT_EQ(reinterpret_cast<uintptr_t>(&w.store().dir(i)) % 64, 0u) << max << " row " << i;
   }
 }
 

@@ -79,7 +79,8 @@ void hot_operations_never_allocate(bool journal) {
     for (u32 i = 1; i < hs.size(); i += 5) ok(w.release_all<Volume>(hs[i]));
     // deferred moves, applied in one call
     moves.clear();
-    for (u32 i = 1; i < hs.size(); i += 4) moves.push_back({hs[i], (hs[i].index * 5) % 256, i % 8 == 1 ? Tier::Simulated : Tier::Dormant});
+    for (u32 i = 1; i < hs.size(); i += 4)
+      moves.push_back({hs[i], (hs[i].index * 5) % 256, i % 8 == 1 ? Tier::Simulated : Tier::Dormant});
     bad += w.move_chunks(moves) != moves.size();
     // immediate batches: a small one (one entity at a time), then a large one
     batch.clear();

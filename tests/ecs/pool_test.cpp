@@ -192,7 +192,7 @@ TEST(Pool, RemoveOneFromTheMiddleKeepsOrderAndBackPointers) {
   TestWorld w(make_config(8, 100, 10, 10));
   Handle a = w.create(5, Tier::Simulated, 0), b = w.create(6, Tier::Dormant, 0);
   ASSERT_EQ(give<Piece>(w, a, 8, 0), Result::Ok);
-  ASSERT_EQ(w.reserve<Piece>(a, 2), Result::Ok);  // two reserved-unused after the added ones
+  ASSERT_EQ(w.reserve<Piece>(a, 2), Result::Ok);     // two reserved-unused after the added ones
   ASSERT_EQ(give<Piece>(w, b, 4, 100), Result::Ok);  // b owns the pool's tail
   ASSERT_EQ(w.remove_one<Piece>(a, 3), Result::Ok);
   EXPECT_EQ(tags<Piece>(w, a), (std::vector<u32>{0, 1, 2, 4, 5, 6, 7}));

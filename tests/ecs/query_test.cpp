@@ -42,8 +42,10 @@ std::set<u32> touched_chunks(const ChunkGrid& g, float x, float y, float r) {
   std::set<u32> out;
   for (u32 row = 0; row < g.chunks_y; ++row)
     for (u32 col = 0; col < g.chunks_x; ++col) {
-      double lo_x = col == 0 ? -1e30 : double(col) * g.chunk_cells, hi_x = col + 1 == g.chunks_x ? 1e30 : double(col + 1) * g.chunk_cells;
-      double lo_y = row == 0 ? -1e30 : double(row) * g.chunk_cells, hi_y = row + 1 == g.chunks_y ? 1e30 : double(row + 1) * g.chunk_cells;
+      double lo_x = col == 0 ? -1e30 : double(col) * g.chunk_cells,
+             hi_x = col + 1 == g.chunks_x ? 1e30 : double(col + 1) * g.chunk_cells;
+      double lo_y = row == 0 ? -1e30 : double(row) * g.chunk_cells,
+             hi_y = row + 1 == g.chunks_y ? 1e30 : double(row + 1) * g.chunk_cells;
       double dx = x < lo_x ? lo_x - x : (x > hi_x ? x - hi_x : 0);
       double dy = y < lo_y ? lo_y - y : (y > hi_y ? y - hi_y : 0);
       if (dx * dx + dy * dy <= double(r) * r) out.insert(row * g.chunks_x + col);
@@ -53,11 +55,14 @@ std::set<u32> touched_chunks(const ChunkGrid& g, float x, float y, float r) {
 
 TEST(ChunkGrid, CircleTouchesExactlyTheChunksItOverlaps) {
   ChunkGrid g = ChunkGrid::make(256, 256, 16);
-  struct C { float x, y, r; };
-  for (C c : {C{100, 100, 10}, C{8, 8, 0}, C{16, 16, 0.5f}, C{128, 40, 40}, C{0, 0, 300}, C{250, 3, 7},
-              C{-20, 100, 25}, C{-20, 100, 15}, C{300, 300, 60}, C{47.9f, 47.9f, 0.2f}}) {
+  struct C {
+    float x, y, r;
+  };
+  for (C c : {C{100, 100, 10}, C{8, 8, 0}, C{16, 16, 0.5f}, C{128, 40, 40}, C{0, 0, 300}, C{250, 3, 7}, C{-20, 100, 25},
+              C{-20, 100, 15}, C{300, 300, 60}, C{47.9f, 47.9f, 0.2f}}) {
     std::set<u32> got;
-    g.for_each_chunk_in_circle(c.x, c.y, c.r, [&](u32 ch) { EXPECT_TRUE(got.insert(ch).second) << "chunk visited twice"; });
+    g.for_each_chunk_in_circle(c.x, c.y, c.r,
+                               [&](u32 ch) { EXPECT_TRUE(got.insert(ch).second) << "chunk visited twice"; });
     EXPECT_EQ(got, touched_chunks(g, c.x, c.y, c.r)) << c.x << "," << c.y << " r " << c.r;
   }
   // A circle of radius 10 at (104,104) touches the 3x3 block around chunk (6,6) minus the

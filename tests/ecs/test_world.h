@@ -19,7 +19,9 @@ inline void PrintTo(ReleaseStrategy s, std::ostream* os) {
 // which must be all zero between releases, and the storage's block links.
 struct WorldTestAccess {
   template <class C, class W>
-  static u64* dead_bits(W& w) { return w.dead_bits_[W::template index_of<C>()].get(); }
+  static u64* dead_bits(W& w) {
+    return w.dead_bits_[W::template index_of<C>()].get();
+  }
   static u64* dead_places(EntityStore& s) { return s.dead_places_.get(); }
   static size_t dead_place_words(const EntityStore& s) { return s.dead_place_words(); }
   // The block chains' links, for the validator tests to break.
@@ -62,8 +64,8 @@ struct Pos {
 using TestWorld = World<Pos, Piece, Volume, Sensor>;
 
 // A 256 x 256 cell map in 16-cell chunks (16 x 16 = 256 chunks).
-inline TestWorld::Config make_config(u32 max_entities, u32 pieces, u32 volumes, u32 sensors,
-                                     u32 cells = 256, u32 chunk_cells = 16) {
+inline TestWorld::Config make_config(u32 max_entities, u32 pieces, u32 volumes, u32 sensors, u32 cells = 256,
+                                     u32 chunk_cells = 16) {
   TestWorld::Config c;
   c.max_entities = max_entities;
   c.grid = ChunkGrid::make(cells, cells, chunk_cells);

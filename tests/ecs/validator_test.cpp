@@ -33,7 +33,8 @@ struct Corruptible {
 
 // True when some violation matches every given field (empty pool / kNone entry / null
 // entity mean "any") and its text contains `text`.
-bool reported(const std::vector<Violation>& vs, const std::string& pool, u32 entry, Handle entity, const std::string& text) {
+bool reported(const std::vector<Violation>& vs, const std::string& pool, u32 entry, Handle entity,
+              const std::string& text) {
   return std::any_of(vs.begin(), vs.end(), [&](const Violation& v) {
     return (pool.empty() || v.pool == pool) && (entry == kNone || v.entry == entry) &&
            (entity.is_null() || v.entity == entity) && v.what.find(text) != std::string::npos;
@@ -79,8 +80,10 @@ TEST(Validator, ABlockChainLeavingTheArenaIsReportedNotFollowed) {
   u32 first = f.w.store().dormant(4).first;
   WorldTestAccess::block_next(f.w.store())[first] = 1000000;
   auto vs = f.w.validate();
-  EXPECT_TRUE(reported(vs, "", kNone, {}, "chunk 4 dormant storage names block 1000000, past the arena")) << all_text(vs);
-  EXPECT_TRUE(reported(vs, "", kNone, {}, "chunk 4 dormant storage holds 2 records in a chain of 1 blocks")) << all_text(vs);
+  EXPECT_TRUE(reported(vs, "", kNone, {}, "chunk 4 dormant storage names block 1000000, past the arena"))
+      << all_text(vs);
+  EXPECT_TRUE(reported(vs, "", kNone, {}, "chunk 4 dormant storage holds 2 records in a chain of 1 blocks"))
+      << all_text(vs);
   WorldTestAccess::block_next(f.w.store())[first] = kNone;
   EXPECT_EQ(violations(f.w), "");
 }
@@ -176,7 +179,8 @@ TEST(Validator, ACountPastTheMaximumIsReportedNotFollowed) {
   f.w.pool<Sensor>().owners[entry].local = 40;
   char* row = reinterpret_cast<char*>(&list);
   size_t past = offsetof(SlotList<Sensor::kMaxPerEntity>, slot) + 40 * sizeof(u32);
-  ASSERT_LE(past + sizeof(u32) + size_t(row - reinterpret_cast<const char*>(&f.w.store().dir(f.c.index))), f.w.store().dir_stride());
+  ASSERT_LE(past + sizeof(u32) + size_t(row - reinterpret_cast<const char*>(&f.w.store().dir(f.c.index))),
+            f.w.store().dir_stride());
   std::memcpy(row + past, &entry, sizeof entry);
   auto vs = f.w.validate();
   EXPECT_TRUE(reported(vs, "sensors", kNone, f.c, "counts out of range")) << all_text(vs);
@@ -222,7 +226,9 @@ TEST(Validator, SimulatedMemberListedUnderTheWrongChunk) {
   Corruptible f;
   f.w.store().dir_mut(f.a.index).chunk = 9;  // directory says 9, chunk 3's list holds it
   auto vs = f.w.validate();
-  EXPECT_TRUE(reported(vs, "", kNone, Handle{f.a.index, f.a.generation}, "chunk 3 lists a member that is not simulated there")) << all_text(vs);
+  EXPECT_TRUE(
+      reported(vs, "", kNone, Handle{f.a.index, f.a.generation}, "chunk 3 lists a member that is not simulated there"))
+      << all_text(vs);
 }
 
 TEST(Validator, DyingFlagWithoutAQueueEntry) {

@@ -42,7 +42,8 @@ TEST(View, ChunkViewSkipsTagsAndWholeBlocks) {
   TestWorld w(c);
   for (u32 i = 0; i < 20; ++i) w.create(5, Tier::Dormant, kGround, Pos{0, 0, 1000 + i});
   std::vector<Handle> mobile;
-  for (u32 i = 0; i < 30; ++i) mobile.push_back(w.create(5, i % 4 ? Tier::Dormant : Tier::Simulated, i % 5 ? kMobile : kOther, Pos{0, 0, i}));
+  for (u32 i = 0; i < 30; ++i)
+    mobile.push_back(w.create(5, i % 4 ? Tier::Dormant : Tier::Simulated, i % 5 ? kMobile : kOther, Pos{0, 0, i}));
   w.create(6, Tier::Dormant, kMobile, Pos{0, 0, 999});  // another chunk: never seen
   for (u32 i = 3; i < 30; i += 7) ASSERT_EQ(w.destroy(mobile[i]), Result::Ok);
   ASSERT_EQ(w.move_chunk(mobile[1], 6), Result::Ok);
@@ -76,7 +77,9 @@ TEST(View, ComponentViewGivesEachEntryWithItsOwner) {
   ASSERT_EQ(give<Piece>(w, b, 2, 20), Result::Ok);
   ASSERT_EQ(w.destroy(w.create(1, Tier::Simulated, 0)), Result::Ok);  // a's index reused later
   std::multiset<std::pair<u32, u32>> seen;
-  w.components<Piece>().for_each_with_owner([&](Piece& p, Handle owner) { seen.insert({p.tag, owner == a ? 1u : owner == b ? 2u : 0u}); });
+  w.components<Piece>().for_each_with_owner([&](Piece& p, Handle owner) {
+    seen.insert({p.tag, owner == a ? 1u : owner == b ? 2u : 0u});
+  });
   EXPECT_EQ(seen, (std::multiset<std::pair<u32, u32>>{{10, 1}, {11, 1}, {12, 1}, {20, 2}, {21, 2}}));
   u32 sum = 0;
   for (Piece& p : w.components<Piece>()) sum += p.tag;

@@ -91,7 +91,8 @@ ReplayRun replay_one(const std::uint8_t* data, size_t size) {
   ReplayRun first, second;
   const u64 a = play(first), b = play(second);
   if (a != b || first.played != second.played || first.ticks != second.ticks || first.divergence != second.divergence) {
-    std::fprintf(stderr, "fuzz: a replay played back twice ended apart: hash %016llx / %016llx, divergence '%s' / '%s'\n",
+    std::fprintf(stderr,
+                 "fuzz: a replay played back twice ended apart: hash %016llx / %016llx, divergence '%s' / '%s'\n",
                  (unsigned long long)a, (unsigned long long)b, first.divergence.c_str(), second.divergence.c_str());
     std::abort();
   }

@@ -19,9 +19,9 @@ void save_one(const std::uint8_t* data, size_t size);
 // end in the same state and leave the recording at the same place, if at all (a replay
 // plays back the same way every time, whatever its bytes). Returns what the first saw.
 struct ReplayRun {
-  bool played = false;     // the bytes decoded and the starting save loaded
-  std::uint64_t ticks = 0; // ticks played back
-  std::string divergence;  // where playback left the recording ("" when it did not)
+  bool played = false;      // the bytes decoded and the starting save loaded
+  std::uint64_t ticks = 0;  // ticks played back
+  std::string divergence;   // where playback left the recording ("" when it did not)
 };
 ReplayRun replay_one(const std::uint8_t* data, size_t size);
 

@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
       done = true;
     });
     if (!done) return fail("no worker to spoil");
-    if (!colony::save_game(*bad, dir + "/regressions/save/validator_slot_past_list.colony", &err, raw)) return fail(err);
+    if (!colony::save_game(*bad, dir + "/regressions/save/validator_slot_past_list.colony", &err, raw))
+      return fail(err);
   }
 
   colony::Recorder rec;
@@ -91,7 +92,8 @@ int main(int argc, char** argv) {
     auto start = colony::make_game(s, s.seed, &err);
     if (!start) return fail(err);
     while (start->tick < kStartTick) colony::simulate_tick(*start);
-    for (colony::u64 i = 0; i < colony::u64(colony::CommandKind::Count); ++i) colony::queue_command(*start, seed_command(i));
+    for (colony::u64 i = 0; i < colony::u64(colony::CommandKind::Count); ++i)
+      colony::queue_command(*start, seed_command(i));
     colony::Recorder pending;
     if (!pending.start(*start, &err, 1)) return fail(err);
     for (colony::u64 i = 0; i < 4; ++i) {

@@ -42,7 +42,8 @@ TEST(FuzzInputs, ScenarioSeedsAndRegressions) {
   int refused = run_inputs("regressions", "scenario", [](const std::uint8_t* data, size_t size) {
     colony::Scenario s;
     std::string err;
-    EXPECT_FALSE(colony::parse_scenario(std::string(reinterpret_cast<const char*>(data), size), "regression.json", s, &err));
+    EXPECT_FALSE(
+        colony::parse_scenario(std::string(reinterpret_cast<const char*>(data), size), "regression.json", s, &err));
     EXPECT_NE(err.find("regression.json: "), std::string::npos) << err;
   });
   EXPECT_EQ(refused, 2);
@@ -83,12 +84,15 @@ TEST(FuzzInputs, ReplaySeedsAndRegressions) {
 // format, rebuild them: cmake --build build --target fuzz_make_seeds &&
 // build/tests/fuzz/fuzz_make_seeds (tests/fuzz/make_seeds.cpp).
 TEST(FuzzInputs, SeedsLoadWithThisBuild) {
-  const std::string hint = " (rebuild the seeds: cmake --build build --target fuzz_make_seeds && build/tests/fuzz/fuzz_make_seeds)";
+  const std::string hint =
+      " (rebuild the seeds: cmake --build build --target fuzz_make_seeds && build/tests/fuzz/fuzz_make_seeds)";
   std::string err;
   // The scenario seeds parse, so the scenario fuzzer starts past the reader's refusals.
   int scenarios = run_inputs("seeds", "scenario", [&](const std::uint8_t* data, size_t size) {
     colony::Scenario s;
-    EXPECT_TRUE(colony::parse_scenario(std::string(reinterpret_cast<const char*>(data), size), "scenario seed", s, &err)) << err;
+    EXPECT_TRUE(
+        colony::parse_scenario(std::string(reinterpret_cast<const char*>(data), size), "scenario seed", s, &err))
+        << err;
   });
   EXPECT_EQ(scenarios, 2);
   int saves = run_inputs("seeds", "save", [&](const std::uint8_t* data, size_t size) {
@@ -98,7 +102,8 @@ TEST(FuzzInputs, SeedsLoadWithThisBuild) {
   });
   EXPECT_EQ(saves, 2);
   colony::Replayer r;
-  ASSERT_TRUE(colony::load_replay((fs::path(COLONY_FUZZ_DIR) / "seeds" / "replay" / "tiny.replay").string(), r, &err)) << err << hint;
+  ASSERT_TRUE(colony::load_replay((fs::path(COLONY_FUZZ_DIR) / "seeds" / "replay" / "tiny.replay").string(), r, &err))
+      << err << hint;
   auto g = r.start_game("tiny.replay", &err);
   ASSERT_NE(g, nullptr) << err << hint;
   while (!r.finished(*g)) {

@@ -134,7 +134,8 @@ int main(int argc, char** argv) {
       const int bx = int(bar.x + in.fraction * bar.w), by = int(bar.y + bar.h / 2);
       SDL_Event e{};
       if (in.key && in.frame == f) {
-        e.type = SDL_KEYDOWN, e.key.state = SDL_PRESSED, e.key.keysym.sym = in.key, e.key.keysym.scancode = SDL_GetScancodeFromKey(in.key);
+        e.type = SDL_KEYDOWN, e.key.state = SDL_PRESSED, e.key.keysym.sym = in.key,
+        e.key.keysym.scancode = SDL_GetScancodeFromKey(in.key);
         push(e);
         e.type = SDL_KEYUP, e.key.state = SDL_RELEASED;
         push(e);
@@ -142,10 +143,12 @@ int main(int argc, char** argv) {
         e.type = SDL_MOUSEMOTION, e.motion.x = bx, e.motion.y = by;
         push(e);
         e = SDL_Event{};
-        e.type = SDL_MOUSEBUTTONDOWN, e.button.button = SDL_BUTTON_LEFT, e.button.state = SDL_PRESSED, e.button.x = bx, e.button.y = by;
+        e.type = SDL_MOUSEBUTTONDOWN, e.button.button = SDL_BUTTON_LEFT, e.button.state = SDL_PRESSED, e.button.x = bx,
+        e.button.y = by;
         push(e);
       } else if (!in.key && in.frame + 2 == f) {
-        e.type = SDL_MOUSEBUTTONUP, e.button.button = SDL_BUTTON_LEFT, e.button.state = SDL_RELEASED, e.button.x = bx, e.button.y = by;
+        e.type = SDL_MOUSEBUTTONUP, e.button.button = SDL_BUTTON_LEFT, e.button.state = SDL_RELEASED, e.button.x = bx,
+        e.button.y = by;
         push(e);
       }
     }
@@ -171,8 +174,8 @@ int main(int argc, char** argv) {
       double ms = double(SDL_GetPerformanceCounter() - t0) * 1000.0 / double(SDL_GetPerformanceFrequency());
       best = std::min(best, ms);
     }
-    std::fprintf(stderr, "batch build best of 20: %.2f ms for %u entities, %u quads, %u stamped\n", best, app.batch.entities,
-                 app.batch.quads, app.batch.crowd_dots);
+    std::fprintf(stderr, "batch build best of 20: %.2f ms for %u entities, %u quads, %u stamped\n", best,
+                 app.batch.entities, app.batch.quads, app.batch.crowd_dots);
   }
   std::fprintf(stderr, "fps %.1f build %.2f submit %.2f present %.2f quads %u tick %llu\n", app.stats.fps,
                app.stats.build_ms, app.stats.submit_ms, app.stats.present_ms, app.batch.quads,
@@ -190,9 +193,10 @@ int main(int argc, char** argv) {
     getrusage(RUSAGE_SELF, &u1);
     auto secs = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
     double cpu = (secs(u1.ru_utime) - secs(u0.ru_utime) + secs(u1.ru_stime) - secs(u0.ru_stime)) * 1000.0 / bench;
-    std::fprintf(stderr,
-                 "bench %d frames: wall %.2f ms/frame, cpu %.2f ms/frame, build %.2f submit %.2f present %.2f quads %u\n",
-                 bench, wall, cpu, app.stats.build_ms, app.stats.submit_ms, app.stats.present_ms, app.batch.quads);
+    std::fprintf(
+        stderr,
+        "bench %d frames: wall %.2f ms/frame, cpu %.2f ms/frame, build %.2f submit %.2f present %.2f quads %u\n", bench,
+        wall, cpu, app.stats.build_ms, app.stats.submit_ms, app.stats.present_ms, app.batch.quads);
   }
   app_shutdown(app);
   return 0;

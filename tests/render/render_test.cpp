@@ -211,13 +211,15 @@ TEST(RenderEffects, ACrowdOfBlastsInOneTickDrawsAtMostTheCap) {
   ASSERT_TRUE(h.ok) << h.err;
   h.frames(2);
   const uint64_t seen = h.app.effects.started;
-  for (int i = 0; i < 200; ++i) ASSERT_TRUE(queue_command(h.game(), Command{CommandKind::Bomb, float(10 + i % 60), float(10 + i / 60 * 10), 4, 0}));
+  for (int i = 0; i < 200; ++i)
+    ASSERT_TRUE(queue_command(h.game(), Command{CommandKind::Bomb, float(10 + i % 60), float(10 + i / 60 * 10), 4, 0}));
   const uint64_t tick = h.game().tick;
   while (h.game().tick <= tick + 1) h.frames(1);
   EXPECT_EQ(h.app.effects.started, seen + 200);
   EXPECT_EQ(h.app.effects.explosions.size(), kMaxExplosions);
   const auto& particles = h.app.effects.particles;
-  EXPECT_EQ(size_t(std::count_if(particles.begin(), particles.end(), [](const Particle& p) { return p.sprite == kSpriteSmoke; })),
+  EXPECT_EQ(size_t(std::count_if(particles.begin(), particles.end(),
+                                 [](const Particle& p) { return p.sprite == kSpriteSmoke; })),
             kMaxSmokePuffs);
   h.frames(150);  // past the scenario's own bomb at tick 30 too: every drawn one has ended
   EXPECT_EQ(h.app.effects.explosions.size(), 0u);
@@ -387,7 +389,8 @@ TEST(RenderTools, APressIsDecidedWhereItWentDown) {
   const int ay = h.sy(20.5f), ax = h.sx(40.5f), bx = h.sx(52.5f);
   ASSERT_FALSE(covered(float(ax), float(ay)) || covered(float(bx), float(ay)));
   auto rock_at = [&](int x, int y) {
-    return h.game().terrain[cell_index(h.game(), world_x(h.app.camera, float(x)), world_y(h.app.camera, float(y)))] == Terrain::Rock;
+    return h.game().terrain[cell_index(h.game(), world_x(h.app.camera, float(x)), world_y(h.app.camera, float(y)))] ==
+           Terrain::Rock;
   };
   ASSERT_FALSE(rock_at(ax, ay) || rock_at(bx, ay));
   // The pointer is in the window (the window system says so; the hidden test window never
@@ -583,7 +586,8 @@ TEST(RenderTools, AQuickStrokePaintsASolidLine) {
   }
   h.release_at(h.sx(40.5f), h.sy(y));
   h.frames(2);
-  for (int x = 10; x <= 40; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Rock) << "cell " << x;
+  for (int x = 10; x <= 40; ++x)
+    EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Rock) << "cell " << x;
   // A second stroke starts off the map (above its top edge) and comes down onto it at
   // x = 60: it paints from where it started, not from where the first stroke ended.
   const float x2 = 60.5f, above = -1.0f, down = 20.5f;
@@ -594,9 +598,11 @@ TEST(RenderTools, AQuickStrokePaintsASolidLine) {
   h.frames(1);
   h.release_at(h.sx(x2), h.sy(down));
   h.frames(2);
-  for (float yy = 0.5f; yy <= down; yy += 1) EXPECT_EQ(h.game().terrain[cell_index(h.game(), x2, yy)], Terrain::Rock) << "row " << yy;
+  for (float yy = 0.5f; yy <= down; yy += 1)
+    EXPECT_EQ(h.game().terrain[cell_index(h.game(), x2, yy)], Terrain::Rock) << "row " << yy;
   // Between the first stroke's end (40.5, 8.5) and this one's: untouched.
-  for (float xx = 44.5f; xx <= 56.5f; xx += 4) EXPECT_NE(h.game().terrain[cell_index(h.game(), xx, 13.5f)], Terrain::Rock) << "cell " << xx;
+  for (float xx = 44.5f; xx <= 56.5f; xx += 4)
+    EXPECT_NE(h.game().terrain[cell_index(h.game(), xx, 13.5f)], Terrain::Rock) << "cell " << xx;
 }
 
 // A stroke flicked within one frame: the press, the motion and the release all arrive
@@ -612,8 +618,10 @@ TEST(RenderTools, AStrokeFlickedWithinOneFramePaintsItsLine) {
   h.drag_to(h.sx(20.5f), h.sy(y + 6));
   h.release_at(h.sx(20.5f), h.sy(y + 6));
   h.frames(2);
-  for (int x = 10; x <= 20; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Rock) << "cell " << x;
-  for (float yy = y; yy <= y + 6; yy += 1) EXPECT_EQ(h.game().terrain[cell_index(h.game(), 20.5f, yy)], Terrain::Rock) << "row " << yy;
+  for (int x = 10; x <= 20; ++x)
+    EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Rock) << "cell " << x;
+  for (float yy = y; yy <= y + 6; yy += 1)
+    EXPECT_EQ(h.game().terrain[cell_index(h.game(), 20.5f, yy)], Terrain::Rock) << "row " << yy;
   // The path's corner, not a straight line from the press to the release.
   EXPECT_NE(h.game().terrain[cell_index(h.game(), 15.5f, y + 3)], Terrain::Rock);
   EXPECT_FALSE(h.app.painting) << "the release ended the stroke";
@@ -650,7 +658,8 @@ TEST(RenderTools, AStrokeWhilePausedShowsBeforeTheStepThatAppliesIt) {
   h.frames(1);
   EXPECT_EQ(h.game().tick, tick + 1);
   EXPECT_TRUE(h.game().pending_commands.empty());
-  for (int x = 11; x <= 40; ++x) EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Water) << "cell " << x;
+  for (int x = 11; x <= 40; ++x)
+    EXPECT_EQ(h.game().terrain[cell_index(h.game(), float(x) + 0.5f, y)], Terrain::Water) << "cell " << x;
 }
 
 // 20 frames of nests.json in the window, recorded as a player's run is (--record); the
@@ -690,9 +699,11 @@ TEST(RenderTools, QueuedBombsDrawAtMostAsManyRingsAsExplosions) {
   auto light_quads = [&](int big_on_one_spot, int apart) {
     h.game().pending_commands.clear();
     h.game().pending_command_cells = 0;
-    for (int i = 0; i < big_on_one_spot; ++i) EXPECT_TRUE(queue_command(h.game(), Command{CommandKind::BigBomb, 20, 20, 6, 0}));
+    for (int i = 0; i < big_on_one_spot; ++i)
+      EXPECT_TRUE(queue_command(h.game(), Command{CommandKind::BigBomb, 20, 20, 6, 0}));
     for (int i = 0; i < apart; ++i)
-      EXPECT_TRUE(queue_command(h.game(), Command{CommandKind::Bomb, 4.0f + float(i % 10) * 9, 4.0f + float(i / 10) * 6, 2, 0}));
+      EXPECT_TRUE(queue_command(h.game(),
+                                Command{CommandKind::Bomb, 4.0f + float(i % 10) * 9, 4.0f + float(i / 10) * 6, 2, 0}));
     h.frames(1);
     return h.app.batch.verts[kLayerLight].size() / 4;
   };
@@ -745,7 +756,11 @@ TEST(RenderTools, SpawnOrFoodOnWaterOrRockSaysSoAndQueuesNothing) {
   ASSERT_TRUE(h.ok) << h.err;
   set_terrain(h.game(), cell_index(h.game(), 30, 10), Terrain::Rock);
   h.app.paused = true;
-  struct Case { Tool tool; float x, y; const char* says; };
+  struct Case {
+    Tool tool;
+    float x, y;
+    const char* says;
+  };
   for (const Case& c : {Case{Tool::Spawn, 48.5f, 30.5f, "ants cannot be put on water"},
                         Case{Tool::Food, 48.5f, 30.5f, "food cannot be put on water"},
                         Case{Tool::Spawn, 30.5f, 10.5f, "ants cannot be put on rock"}}) {
@@ -801,7 +816,8 @@ TEST(RenderTools, AReplayShowsItselfAndKeepsTheToolsOffToItsEnd) {
   EXPECT_FALSE(h.app.debugger.commands_off);
   h.key(SDLK_F9);  // still one world to the exit: refused, saying why
   h.frames(1);
-  EXPECT_NE(h.app.error.find("quick load is off in a replay's window, after its end too"), std::string::npos) << h.app.error;
+  EXPECT_NE(h.app.error.find("quick load is off in a replay's window, after its end too"), std::string::npos)
+      << h.app.error;
   h.app.paused = true;
   h.frames(1);
   h.click(nest.nest_x, nest.nest_y);
@@ -822,7 +838,8 @@ TEST(RenderTools, AReplaysDivergenceStaysOnTheHud) {
   for (int i = 0; i < 10 && !h.app.paused; ++i) h.frames(1);
   ASSERT_TRUE(h.app.paused);
   EXPECT_EQ(h.game().tick, replayer.replay.start_tick + 6);
-  EXPECT_NE(h.app.error.find("replay diverged at tick " + std::to_string(h.game().tick)), std::string::npos) << h.app.error;
+  EXPECT_NE(h.app.error.find("replay diverged at tick " + std::to_string(h.game().tick)), std::string::npos)
+      << h.app.error;
   EXPECT_EQ(h.app.session.rfind("replay of run.rec DIVERGED at tick", 0), 0u) << h.app.session;
   show_error(h.app, "something else");
   h.app.seconds += kErrorSeconds + 1;
@@ -933,7 +950,8 @@ TEST(RenderBatch, ZoomedOutAnAntIsOneOrTwoQuadsThenOneDot) {
   clear_batch(b);
   build_world_batch(b, g, in);
   const size_t bottom_row = size_t(b.crowd_h - 1) * size_t(b.crowd_w);
-  EXPECT_EQ(b.crowd[bottom_row + size_t(screen_x(cam, red.nest_x))], red.color | 0xFF000000u) << "the queen at the bottom edge";
+  EXPECT_EQ(b.crowd[bottom_row + size_t(screen_x(cam, red.nest_x))], red.color | 0xFF000000u)
+      << "the queen at the bottom edge";
 }
 
 // The crowd image goes to the screen in tiles no larger than the renderer's largest
@@ -950,7 +968,8 @@ TEST(RenderBatch, TheCrowdImageInTilesIsTheSamePicture) {
   for (const Colony& c : h.game().colonies) {
     const Rgb at = h.pixel(h.sx(c.nest_x), h.sy(c.nest_y));
     const uint32_t want = c.color;
-    EXPECT_EQ((uint32_t(at.r) | uint32_t(at.g) << 8 | uint32_t(at.b) << 16), want & 0xFFFFFFu) << "no crowd dot at a nest";
+    EXPECT_EQ((uint32_t(at.r) | uint32_t(at.g) << 8 | uint32_t(at.b) << 16), want & 0xFFFFFFu)
+        << "no crowd dot at a nest";
   }
   const std::vector<uint32_t> whole = h.app.frame_pixels;
   h.app.batch.crowd_tile_max = 100;
@@ -1076,7 +1095,8 @@ TEST_P(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
   h.app.debugger.open = true;
   h.frames(2);
   const TopPanels names = top_panels(GetParam().first);
-  std::optional<ImRect> hud = drawn_window("##hud"), pools = drawn_window(names.pools), map = drawn_window(names.pool_map);
+  std::optional<ImRect> hud = drawn_window("##hud"), pools = drawn_window(names.pools),
+                        map = drawn_window(names.pool_map);
   ASSERT_TRUE(hud && pools && map);
   EXPECT_FALSE(hud->Overlaps(*pools));
   EXPECT_FALSE(hud->Overlaps(*map));
@@ -1094,7 +1114,7 @@ TEST_P(RenderLayout, TheHudAndTheSummaryStayClearOfTheDebuggerPanels) {
   h.frames(2);
   hud = drawn_window("##hud");
   ASSERT_TRUE(hud);
-  EXPECT_LT(hud->Min.y, 20.0f);  // back at the top
+  EXPECT_LT(hud->Min.y, 20.0f);              // back at the top
   EXPECT_EQ(hud->GetHeight(), open_height);  // whole in both places: the colony table stays
   EXPECT_TRUE(drawn_window("##inspector"));
   EXPECT_FALSE(drawn_window("Pools"));
@@ -1252,7 +1272,7 @@ TEST(RenderCamera, TheMapStaysInViewAcrossPansAndResizes) {
   h.app.camera.zoom = 20;
   h.app.camera.x = -500, h.app.camera.y = 900;
   h.frames(1);
-  EXPECT_NEAR(screen_x(h.app.camera, 0), kMapMarginPixels, 0.5f);  // the left edge, a margin in
+  EXPECT_NEAR(screen_x(h.app.camera, 0), kMapMarginPixels, 0.5f);         // the left edge, a margin in
   EXPECT_NEAR(screen_y(h.app.camera, 64), 600 - kMapMarginPixels, 0.5f);  // the bottom edge
   // Narrower: still no more than the margin past the left edge.
   SDL_SetWindowSize(h.app.window, 400, 300);

@@ -58,7 +58,9 @@ Outcome colony(const std::vector<std::string>& args, const std::string& shell = 
 
 std::string scenario(const std::string& name) { return std::string(COLONY_SOURCE_DIR) + "/assets/scenarios/" + name; }
 
-std::string report_hash(const std::string& report) { return nlohmann::json::parse(slurp(report))["state_hash"].get<std::string>(); }
+std::string report_hash(const std::string& report) {
+  return nlohmann::json::parse(slurp(report))["state_hash"].get<std::string>();
+}
 
 // Exit 2 with exactly one line on stderr, mentioning `needle`.
 void expect_one_line_exit_2(const std::vector<std::string>& args, const std::string& needle = "") {
@@ -69,9 +71,7 @@ void expect_one_line_exit_2(const std::vector<std::string>& args, const std::str
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(r.err.rfind("colony: ", 0), 0u) << r.err;
-  if (!needle.empty()) {
-    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-  }
+  if (!needle.empty()) { EXPECT_NE(r.err.find(needle), std::string::npos) << r.err; }
 }
 
 TEST(SaveCli, SaveLoadAndContinueMatchesRunningStraight) {
@@ -115,10 +115,13 @@ TEST(SaveCli, BadSaveFilesEndWithOneLineAndExit2) {
   // A save and a replay each name the flag that reads them when given to the other.
   const std::string rec = temp("b.replay");
   ASSERT_EQ(colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "5", "--record", rec}).code, 0);
-  expect_one_line_exit_2({"--headless", "--load", rec, "--ticks", "1"}, rec + ": a Colony replay, not a save (read it with --replay)");
-  expect_one_line_exit_2({"--headless", "--replay", save}, save + ": a Colony save, not a replay (read it with --load)");
+  expect_one_line_exit_2({"--headless", "--load", rec, "--ticks", "1"},
+                         rec + ": a Colony replay, not a save (read it with --replay)");
+  expect_one_line_exit_2({"--headless", "--replay", save},
+                         save + ": a Colony save, not a replay (read it with --load)");
   // And the other way round: a save or a replay is not a scenario.
-  expect_one_line_exit_2({"--headless", "--scenario", save, "--ticks", "1"}, save + ": (document): a Colony save, not a scenario (read it with --load)");
+  expect_one_line_exit_2({"--headless", "--scenario", save, "--ticks", "1"},
+                         save + ": (document): a Colony save, not a scenario (read it with --load)");
 }
 
 // Past the file-size limit (ulimit -f) a save fails like any write: one line, exit 2,
@@ -129,7 +132,8 @@ TEST(SaveCli, ASaveCutShortByTheFileSizeLimitEndsWithOneLine) {
   std::filesystem::create_directories(folder);
   const std::string save = folder + "/big.colony";
   // 100 blocks of 512 bytes (POSIX sh): far below a save of the default world.
-  Outcome r = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "5", "--save", save}, "ulimit -f 100; ");
+  Outcome r =
+      colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "5", "--save", save}, "ulimit -f 100; ");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find(save + ": write failed (" + std::strerror(EFBIG) + ")"), std::string::npos) << r.err;
@@ -139,7 +143,8 @@ TEST(SaveCli, ASaveCutShortByTheFileSizeLimitEndsWithOneLine) {
 
 TEST(ReplayCli, RecordThenReplayHeadless) {
   const std::string rec = temp("run.replay"), r1 = temp("rr1.json"), r2 = temp("rr2.json");
-  Outcome a = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "240", "--record", rec, "--report", r1});
+  Outcome a =
+      colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "240", "--record", rec, "--report", r1});
   ASSERT_EQ(a.code, 0) << a.err;
   Outcome b = colony({"--headless", "--replay", rec, "--report", r2});
   ASSERT_EQ(b.code, 0) << b.err;
@@ -149,12 +154,16 @@ TEST(ReplayCli, RecordThenReplayHeadless) {
   // Past its end the run goes on live, and the line says where the checking stopped.
   Outcome c = colony({"--headless", "--replay", rec, "--ticks", "300"});
   ASSERT_EQ(c.code, 0) << c.err;
-  EXPECT_NE(c.err.find("matched through tick 240 (the end of the recording; play went on live to tick 300)"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("matched through tick 240 (the end of the recording; play went on live to tick 300)"),
+            std::string::npos)
+      << c.err;
   Outcome d = colony({"--headless", "--replay", rec, "--ticks", "100"});
   ASSERT_EQ(d.code, 0) << d.err;
-  EXPECT_NE(d.err.find("matched through tick 100 (stopped before the end of the recording)"), std::string::npos) << d.err;
+  EXPECT_NE(d.err.find("matched through tick 100 (stopped before the end of the recording)"), std::string::npos)
+      << d.err;
   expect_one_line_exit_2({"--headless", "--replay", scenario("default.json")}, "not a Colony replay");
-  expect_one_line_exit_2({"--headless", "--scenario", rec, "--ticks", "1"}, rec + ": (document): a Colony replay, not a scenario (read it with --replay)");
+  expect_one_line_exit_2({"--headless", "--scenario", rec, "--ticks", "1"},
+                         rec + ": (document): a Colony replay, not a scenario (read it with --replay)");
 }
 
 // The debugger's kill % reaches a headless run only through a replay: the deaths it caused
@@ -188,22 +197,28 @@ TEST(ReplayCli, CulledAntsAreReportedByTheirOwnCause) {
   long long per_colony = 0;
   for (const auto& c : j["colonies"]) per_colony += c["died"]["culled"].get<long long>();
   EXPECT_EQ(per_colony, died["culled"].get<long long>());
-  for (const char* cause : {"explosion", "fire", "combat", "age", "starvation", "culled"}) EXPECT_TRUE(died.contains(cause)) << cause;
+  for (const char* cause : {"explosion", "fire", "combat", "age", "starvation", "culled"})
+    EXPECT_TRUE(died.contains(cause)) << cause;
 }
 
 // A run that fails (here a replay whose recording was changed) writes its report, which
 // says where it diverged, and leaves the save already at its path as it was, not
 // replaced by the failed run's world.
 TEST(ReplayCli, ADivergedReplayLeavesTheSaveItWasGiven) {
-  const std::string rec = temp("d.replay"), changed = temp("changed.replay"), save = temp("keep.colony"), report = temp("d.json");
-  ASSERT_EQ(colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "60", "--record", rec, "--save", save}).code, 0);
+  const std::string rec = temp("d.replay"), changed = temp("changed.replay"), save = temp("keep.colony"),
+                    report = temp("d.json");
+  ASSERT_EQ(
+      colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "60", "--record", rec, "--save", save})
+          .code,
+      0);
   const std::string kept_save = slurp(save);
   colony::Replayer r;
   std::string err;
   ASSERT_TRUE(colony::load_replay(rec, r, &err)) << err;
   r.replay.digests[5] ^= 1;  // the digest after tick 6
   const std::vector<std::uint8_t> bytes = colony::encode_replay(r.replay);
-  std::ofstream(changed, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  std::ofstream(changed, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   Outcome o = colony({"--headless", "--replay", changed, "--save", save, "--report", report});
   EXPECT_EQ(o.code, 3) << o.err;
   EXPECT_NE(o.err.find("replay diverged at tick 6"), std::string::npos) << o.err;
@@ -223,18 +238,21 @@ TEST(SaveCli, AnOutputLinkIsFollowedToTheFileItNames) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::create_symlink("target.json", dir + "/link.json");
-  Outcome o = colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", dir + "/link.json"});
+  Outcome o =
+      colony({"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", dir + "/link.json"});
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir + "/link.json")));
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir + "/target.json")));
   EXPECT_EQ(nlohmann::json::parse(slurp(dir + "/link.json"))["ticks"], 1);
   fs::create_symlink("nowhere/x.json", dir + "/dangling.json");
-  expect_one_line_exit_2({"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", dir + "/dangling.json"},
-                         "folder does not exist");
+  expect_one_line_exit_2(
+      {"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", dir + "/dangling.json"},
+      "folder does not exist");
   fs::create_symlink("b.json", dir + "/a.json");
   fs::create_symlink("a.json", dir + "/b.json");
-  expect_one_line_exit_2({"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", dir + "/a.json"},
-                         "symbolic links in a loop");
+  expect_one_line_exit_2(
+      {"--headless", "--scenario", scenario("default.json"), "--ticks", "1", "--report", dir + "/a.json"},
+      "symbolic links in a loop");
   EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir + "/dangling.json")));
 }
 
@@ -252,7 +270,8 @@ TEST(SaveCli, AnOutputWithTheLongestNameIsWritten) {
 
 TEST(ExhaustionCli, RefusedSpawnsAreReportedAndTheRunSucceeds) {
   const std::string report = temp("exhaust.json");
-  Outcome r = colony({"--headless", "--scenario", scenario("exhaustion.json"), "--ticks", "400", "--validate", "--report", report});
+  Outcome r = colony(
+      {"--headless", "--scenario", scenario("exhaustion.json"), "--ticks", "400", "--validate", "--report", report});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(slurp(report));
   EXPECT_EQ(j["invariant_violations"], 0);
@@ -298,14 +317,16 @@ TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
   };
   for (const auto& args : cases) {
     std::vector<std::string> full = args;
-    if (std::find(full.begin(), full.end(), "--ticks") == full.end() && full.size() > 1) full.insert(full.begin() + 1, {"--ticks", "1"});
+    if (std::find(full.begin(), full.end(), "--ticks") == full.end() && full.size() > 1)
+      full.insert(full.begin() + 1, {"--ticks", "1"});
     expect_one_line_exit_2(full);
   }
   // The window's flags, refused for their value (without --headless, which they exclude:
   // that alone would refuse them), each naming the flag and the problem.
   const std::vector<std::pair<std::vector<std::string>, std::string>> window_cases = {
       {{"--screenshot"}, "--screenshot: 1 required"},
-      {{"--screenshot", temp("no_such_dir") + "/out.png"}, "--screenshot: " + temp("no_such_dir") + "/out.png: folder does not exist"},
+      {{"--screenshot", temp("no_such_dir") + "/out.png"},
+       "--screenshot: " + temp("no_such_dir") + "/out.png: folder does not exist"},
       {{"--frames"}, "--frames: 1 required"},
       {{"--frames", "0"}, "--frames: '0' is outside the range"},
       {{"--frames", "lots"}, "--frames: 'lots' is not a whole number"},
@@ -323,26 +344,33 @@ TEST(CommandLine, EveryBadFlagGivesOneLineAndExit2) {
   // refused for the conflict, not for the file.
   const std::string save = temp("conflict.colony"), replay = temp("conflict.replay");
   ASSERT_EQ(colony({"--headless", "--scenario", ok, "--ticks", "1", "--save", save, "--record", replay}).code, 0);
-  expect_one_line_exit_2({"--headless", "--ticks", "1", "--load", save, "--scenario", ok}, "--scenario excludes --load");
-  expect_one_line_exit_2({"--headless", "--ticks", "1", "--replay", replay, "--record", temp("x.replay")}, "--record excludes --replay");
-  expect_one_line_exit_2({"--headless", "--ticks", "1", "--replay", replay, "--load", save}, "--load excludes --replay");
+  expect_one_line_exit_2({"--headless", "--ticks", "1", "--load", save, "--scenario", ok},
+                         "--scenario excludes --load");
+  expect_one_line_exit_2({"--headless", "--ticks", "1", "--replay", replay, "--record", temp("x.replay")},
+                         "--record excludes --replay");
+  expect_one_line_exit_2({"--headless", "--ticks", "1", "--replay", replay, "--load", save},
+                         "--load excludes --replay");
   // The headless run's options are refused in the window (not accepted there and ignored).
   expect_one_line_exit_2({"--validate"}, "--validate requires --headless");
   expect_one_line_exit_2({"--report", temp("w.json")}, "--report requires --headless");
   // A number's error says whether it is not a number or outside the range.
-  expect_one_line_exit_2({"--headless", "--ticks", "many"}, "--ticks: 'many' is not a whole number from 0 to 1000000000");
-  expect_one_line_exit_2({"--headless", "--ticks", "2000000000"}, "--ticks: '2000000000' is outside the range from 0 to 1000000000");
+  expect_one_line_exit_2({"--headless", "--ticks", "many"},
+                         "--ticks: 'many' is not a whole number from 0 to 1000000000");
+  expect_one_line_exit_2({"--headless", "--ticks", "2000000000"},
+                         "--ticks: '2000000000' is outside the range from 0 to 1000000000");
   expect_one_line_exit_2({"--width", "10"}, "--width: '10' is outside the range from 320 to 16384");
   // Decimal, as checked: a leading zero is no octal (0400 would have been 256, past the check).
   expect_one_line_exit_2({"--headless", "--ticks", "08", "--seed", "x"}, "--seed: 'x' is not a whole number");
   const std::string zeros = temp("zeros.json");
   ASSERT_EQ(colony({"--headless", "--scenario", ok, "--ticks", "010", "--report", zeros}).code, 0);
   EXPECT_EQ(nlohmann::json::parse(slurp(zeros))["ticks"], 10);
-  expect_one_line_exit_2({"--headless", "--seed", "99999999999999999999"}, "--seed: '99999999999999999999' is outside the range");
+  expect_one_line_exit_2({"--headless", "--seed", "99999999999999999999"},
+                         "--seed: '99999999999999999999' is outside the range");
   // The file-naming errors name the file.
   expect_one_line_exit_2({"--headless", "--ticks", "1", "--scenario", missing}, missing);
   // A screenshot is a PNG: another name is refused before a window opens.
-  expect_one_line_exit_2({"--scenario", ok, "--screenshot", temp("shot.jpg")}, temp("shot.jpg") + ": screenshots are PNG files; name it .png");
+  expect_one_line_exit_2({"--scenario", ok, "--screenshot", temp("shot.jpg")},
+                         temp("shot.jpg") + ": screenshots are PNG files; name it .png");
   expect_one_line_exit_2({"--headless", "--ticks", "1", "--load", missing}, missing);
 }
 

@@ -44,16 +44,14 @@ State state_of(const Output& o, std::uint64_t ticks) {
   try {
     auto j = nlohmann::json::parse(now);
     return j["ticks"] == ticks ? State::After : State::Torn;
-  } catch (const nlohmann::json::exception&) {
-    return State::Torn;
-  }
+  } catch (const nlohmann::json::exception&) { return State::Torn; }
 }
 
 // Kills runs of `args` + the outputs `outs` at random moments after the stop point `from`
 // ("outputs": they start to be written; "commit": written, about to be put in place),
 // `kills` times; every output is checked after each kill.
-void kill_while_writing(const std::string& name, std::vector<std::string> args, std::vector<Output> outs, std::uint64_t ticks, int kills,
-                        const char* from = "outputs") {
+void kill_while_writing(const std::string& name, std::vector<std::string> args, std::vector<Output> outs,
+                        std::uint64_t ticks, int kills, const char* from = "outputs") {
   const fs::path dir = colony_test::scratch_path(name);
   fs::create_directories(dir);
   const std::string err = (dir / "stderr.txt").string();
@@ -103,21 +101,25 @@ void kill_while_writing(const std::string& name, std::vector<std::string> args, 
     int new_ones = 0;
     for (const Output& o : outs) {
       State s = state_of(o, ticks);
-      ASSERT_NE(s, State::Torn) << o.flag << " torn by a kill " << wait.count() << " us into the outputs (kill " << k << ")";
+      ASSERT_NE(s, State::Torn) << o.flag << " torn by a kill " << wait.count() << " us into the outputs (kill " << k
+                                << ")";
       new_ones += s == State::After;
     }
     (new_ones == 0 ? before : new_ones == int(outs.size()) ? after : mixed)++;
   }
   // What the kills found (the outcome counts depend on the machine's speed: shown, not checked).
-  std::printf("[ kills ] %s: %d kills over %.0f us from the stop at '%s' to the outputs in place: %d before, %d after, %d part way through the commit\n",
-              name.c_str(), kills, window_us, from, before, after, mixed);
+  std::printf(
+      "[ kills ] %s: %d kills over %.0f us from the stop at '%s' to the outputs in place: %d before, %d after, %d part "
+      "way through the commit\n",
+      name.c_str(), kills, window_us, from, before, after, mixed);
   fs::remove_all(dir);
 }
 
 std::string an_older_save(const std::string& name, const char* flag) {
   const fs::path p = colony_test::scratch_path(name);
   const std::string err = p.string() + ".err";
-  pid_t pid = colony_test::start_child(COLONY_BIN, {"--headless", "--scenario", scenario("default.json"), "--ticks", "3", flag, p.string()}, err);
+  pid_t pid = colony_test::start_child(
+      COLONY_BIN, {"--headless", "--scenario", scenario("default.json"), "--ticks", "3", flag, p.string()}, err);
   EXPECT_EQ(colony_test::wait_exit(pid), 0) << file_text(err);
   return file_text(p.string());
 }
@@ -125,11 +127,13 @@ std::string an_older_save(const std::string& name, const char* flag) {
 const std::vector<std::string> kRun = {"--headless", "--scenario", scenario("default.json"), "--ticks", "5"};
 
 TEST(CrashSafety, ASaveKilledAtRandomMomentsIsNeverTorn) {
-  kill_while_writing("kill_save", kRun, {{"--save", "world.colony", an_older_save("older.colony", "--save"), ""}}, 5, 70);
+  kill_while_writing("kill_save", kRun, {{"--save", "world.colony", an_older_save("older.colony", "--save"), ""}}, 5,
+                     70);
 }
 
 TEST(CrashSafety, ARecordingKilledAtRandomMomentsIsNeverTorn) {
-  kill_while_writing("kill_record", kRun, {{"--record", "run.replay", an_older_save("older.replay", "--record"), ""}}, 5, 70);
+  kill_while_writing("kill_record", kRun, {{"--record", "run.replay", an_older_save("older.replay", "--record"), ""}},
+                     5, 70);
 }
 
 // Report, save and recording together: killed while they are written, and while they

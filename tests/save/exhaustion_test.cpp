@@ -18,9 +18,7 @@ TEST(Exhaustion, RefusedSpawnsAreCountedTheWorldRunsOnAndSavesExactly) {
   auto straight = test::make_from("exhaustion.json");
   for (int t = 0; t < 450; ++t) {
     simulate_tick(*g), simulate_tick(*straight);
-    if (t % 50 == 0) {
-      EXPECT_TRUE(validate_game(*g).empty()) << "tick " << g->tick;
-    }
+    if (t % 50 == 0) { EXPECT_TRUE(validate_game(*g).empty()) << "tick " << g->tick; }
   }
   EXPECT_GT(g->spawn_refused, 1000u);
   EXPECT_GT(failed_reservations(*g), 0u);

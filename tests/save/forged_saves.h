@@ -33,7 +33,8 @@ inline Handle live_queen(Game& g, u8 c) {
 inline const std::vector<ForgedSave>& forged_saves() {
   static const std::vector<ForgedSave> cases = {
       // The queen lives in the store, her colony's link says she is gone.
-      {"queen_link_null.colony", [](Game& g) { g.colonies[0].queen = {}; }, "colony 0: its queen link is empty while its queen lives"},
+      {"queen_link_null.colony", [](Game& g) { g.colonies[0].queen = {}; },
+       "colony 0: its queen link is empty while its queen lives"},
       // The report had shown 1.8e19 violations, and the run exited 0.
       {"violations_max.colony", [](Game& g) { g.invariant_violations = ~std::uint64_t(0); },
        "the invariant violation count 18446744073709551615 is more than"},

@@ -64,7 +64,8 @@ void fill(FourWorld& w) {
     b.x = float(i * 6 + 1), b.y = float(i * 5 + 2), b.kind = Kind::Worker;
     Handle h = w.create_at(i % 2 ? ecs::Tier::Simulated : ecs::Tier::Dormant, u16(Kind::Worker), b);
     ASSERT_EQ((w.reserve_all<RenderPiece, Leg>(h, {3, 4})), ecs::Result::Ok);
-    ASSERT_EQ(w.add_each<Leg>(h, 3, [&](Leg& l, u32 k) { l.joint = i * 10 + k, l.length = 0.5f + float(k); }), ecs::Result::Ok);
+    ASSERT_EQ(w.add_each<Leg>(h, 3, [&](Leg& l, u32 k) { l.joint = i * 10 + k, l.length = 0.5f + float(k); }),
+              ecs::Result::Ok);
     ASSERT_EQ(w.add_each<RenderPiece>(h, 3, [&](RenderPiece& p, u32 k) { p.sprite = u8(k); }), ecs::Result::Ok);
     if (i == 4) ASSERT_EQ(w.queue_destroy(h), ecs::Result::Ok);
   }

@@ -170,7 +170,8 @@ TEST(Outputs, AFolderMadeReadOnlyBeforeTheCommitChangesNothing) {
     // The finished temporary in the read-only folder could not be removed from it; the
     // test removes it (anything else stray is a failure).
     for (const auto& e : fs::directory_iterator(o.dirs[k]))
-      if (e.path() != o.files[k] && e.path().filename().string().rfind(o.files[k].filename().string() + ".", 0) == 0) fs::remove(e.path());
+      if (e.path() != o.files[k] && e.path().filename().string().rfind(o.files[k].filename().string() + ".", 0) == 0)
+        fs::remove(e.path());
     o.expect_untouched(std::string("folder read-only for ") + o.flags[k]);
   }
 }

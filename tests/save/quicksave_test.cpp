@@ -148,7 +148,8 @@ TEST_F(QuickSave, AQuickSaveThatMakesNoSenseLeavesTheRunningWorldUntouched) {
     SCOPED_TRACE(f.name);
     std::vector<std::uint8_t> bytes = test::forged_save_bytes(f, kScenario);
     ASSERT_FALSE(bytes.empty());
-    std::ofstream("quicksave.colony", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    std::ofstream("quicksave.colony", std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     const Game* before = w.app.game.get();
     const u64 tick = before->tick, hash = state_hash(*before);
     w.key(SDLK_F9);
@@ -218,10 +219,12 @@ TEST_F(QuickSave, AQuickSaveKilledAtRandomMomentsIsNeverTorn) {
     const auto wait = std::chrono::microseconds(long(offset(rng)));
     f5_in_a_copy(wait, true);
     const std::string found = slurp();
-    ASSERT_TRUE(found == before || found == after) << "quicksave.colony torn (" << found.size() << " bytes) by a kill " << wait.count() << " us in";
+    ASSERT_TRUE(found == before || found == after)
+        << "quicksave.colony torn (" << found.size() << " bytes) by a kill " << wait.count() << " us in";
     (found == before ? olds : news)++;
   }
-  std::printf("[ kills ] F5: 60 kills over %.0f us: %d left the previous quick save, %d found the new one whole\n", window_us, olds, news);
+  std::printf("[ kills ] F5: 60 kills over %.0f us: %d left the previous quick save, %d found the new one whole\n",
+              window_us, olds, news);
 }
 
 TEST_F(QuickSave, QuickLoadIsRefusedWhileRecording) {

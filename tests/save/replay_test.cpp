@@ -141,7 +141,8 @@ TEST(Replay, AChangedStateHashIsCaughtAtItsTick) {
   EXPECT_TRUE(r.diverged);
   EXPECT_EQ(r.checked, 20u);
   EXPECT_EQ(r.verified, 1u);
-  EXPECT_EQ(r.divergence.rfind("tick " + std::to_string(r.replay.start_tick + 20) + ": state hash ", 0), 0u) << r.divergence;
+  EXPECT_EQ(r.divergence.rfind("tick " + std::to_string(r.replay.start_tick + 20) + ": state hash ", 0), 0u)
+      << r.divergence;
 }
 
 TEST(Replay, StartsFromALoadedSaveMidGame) {
@@ -204,7 +205,8 @@ TEST(Replay, BadFilesAreRefusedWithOneLine) {
   ReplayEvent bomb;
   bomb.tick = crowded.start_tick + 5;
   bomb.command = Command{CommandKind::BigBomb, 10, 10, 4096, 0};
-  auto at = std::find_if(crowded.events.begin(), crowded.events.end(), [&](const ReplayEvent& e) { return e.tick > bomb.tick; });
+  auto at = std::find_if(crowded.events.begin(), crowded.events.end(),
+                         [&](const ReplayEvent& e) { return e.tick > bomb.tick; });
   crowded.events.insert(at, 300, bomb);
   test::write_bytes(path, encode_replay(crowded));
   Replayer c;

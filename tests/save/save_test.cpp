@@ -123,7 +123,8 @@ TEST(SaveLoad, ResavingALoadedWorldIsByteIdentical) {
   // The next entity created gets the same handle in both (same free index stack).
   Body body{};
   body.x = 3, body.y = 3, body.kind = Kind::Food;
-  EXPECT_EQ(g->ecs->create_at(ecs::Tier::Dormant, u16(Kind::Food), body), loaded->ecs->create_at(ecs::Tier::Dormant, u16(Kind::Food), body));
+  EXPECT_EQ(g->ecs->create_at(ecs::Tier::Dormant, u16(Kind::Food), body),
+            loaded->ecs->create_at(ecs::Tier::Dormant, u16(Kind::Food), body));
 }
 
 // Water or rock painted over a nest covers the land around it, not the nest's own cell:
@@ -261,9 +262,7 @@ TEST_F(BadSave, ALargeFileIsRefusedFromItsHeaderUnread) {
   };
   const std::uintmax_t large = std::uintmax_t(512) << 20;
   std::string err;
-  {
-    std::ofstream(path, std::ios::binary).write("not a save at all", 17);
-  }
+  { std::ofstream(path, std::ios::binary).write("not a save at all", 17); }
   std::filesystem::resize_file(path, large);  // sparse: no disk used
   const long before = peak_kb();
   EXPECT_EQ(load_game(path, &err), nullptr);
@@ -331,15 +330,19 @@ TEST_F(BadSave, ForgedContentIsCheckedNotTrusted) {
 // broken in one way through its fields, saved as it is, and refused on load by name.
 TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
   const std::vector<std::pair<std::function<void(Game&)>, std::string>> cases = {
-      {[](Game& g) { g.danger[7] = std::numeric_limits<float>::quiet_NaN(); }, "the danger grid holds a negative or non-finite value"},
+      {[](Game& g) { g.danger[7] = std::numeric_limits<float>::quiet_NaN(); },
+       "the danger grid holds a negative or non-finite value"},
       {[](Game& g) { g.fields[1][9] = -1.0f; }, "a pheromone field holds a negative or non-finite value"},
-      {[](Game& g) { g.fire[3] = 40; }, "bad content in the cell grids: cells on fire that the burning list does not name"},
+      {[](Game& g) { g.fire[3] = 40; },
+       "bad content in the cell grids: cells on fire that the burning list does not name"},
       {[](Game& g) { g.tick = ~0ull; }, "bad content in the game counters: tick 18446744073709551615 out of range"},
       {[](Game& g) { g.colonies[0].food = -1; }, "bad content in the colonies: nest or food out of range"},
       {[](Game& g) { g.burning.push_back(4); }, "the burning list names a cell that is not burning"},
       {[](Game& g) { g.colonies[0].queen = g.tiles[0]; }, "colony 0: its queen is not a live queen of the colony"},
-      {[](Game& g) { g.colonies[1].queen = g.colonies[0].queen; }, "colony 1: its queen is not a live queen of the colony"},
-      {[](Game& g) { g.terrain[cell_index(g, g.colonies[0].nest_x, g.colonies[0].nest_y)] = Terrain::Water; }, "colony 0: the nest is not on land"},
+      {[](Game& g) { g.colonies[1].queen = g.colonies[0].queen; },
+       "colony 1: its queen is not a live queen of the colony"},
+      {[](Game& g) { g.terrain[cell_index(g, g.colonies[0].nest_x, g.colonies[0].nest_y)] = Terrain::Water; },
+       "colony 0: the nest is not on land"},
       {[](Game& g) { g.region_w = -5; }, "region of negative size"},
       {[](Game& g) { g.colonies[1].nest_x += 1; }, "colony 1: its nest or colour differs from the scenario's"},
       {[](Game& g) { g.colonies[0].color ^= 0xFF; }, "colony 0: its nest or colour differs from the scenario's"},
@@ -351,11 +354,15 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
        "speed out of range (0 to 0.9 cells a tick)"},
       // A worker's sensor angle of NaN became its heading once it steered by it.
       {[](Game& g) {
-         spoil_first(g, Kind::Worker, [&](ColonyEcs::Record& r) { g.ecs->component<Sensor>(r, 1).angle = std::numeric_limits<float>::quiet_NaN(); });
+         spoil_first(g, Kind::Worker, [&](ColonyEcs::Record& r) {
+           g.ecs->component<Sensor>(r, 1).angle = std::numeric_limits<float>::quiet_NaN();
+         });
        },
        "sensor out of range"},
       {[](Game& g) {
-         spoil_first(g, Kind::Soldier, [&](ColonyEcs::Record& r) { g.ecs->component<CollisionVolume>(r, 0).radius = std::numeric_limits<float>::infinity(); });
+         spoil_first(g, Kind::Soldier, [&](ColonyEcs::Record& r) {
+           g.ecs->component<CollisionVolume>(r, 0).radius = std::numeric_limits<float>::infinity();
+         });
        },
        "collision volume out of range"},
       // A queue of commands past one tick's budget: each whole-map bomb takes 20 ms on a
@@ -363,7 +370,8 @@ TEST_F(BadSave, ImpossibleGridsQueensNestsAndRegionsAreRefused) {
       {[](Game& g) {
          for (int i = 0; i < 300; ++i) g.pending_commands.push_back(Command{CommandKind::BigBomb, 10, 10, 4096, 0});
        },
-       "bad content in the pending commands: the commands of one tick touch 7372800 cells, more than 256 times the map's 24576"},
+       "bad content in the pending commands: the commands of one tick touch 7372800 cells, more than 256 times the "
+       "map's 24576"},
   };
   for (const auto& [spoil, problem] : cases) expect_spoiled_refused("default.json", 10, spoil, problem);
 }
@@ -398,7 +406,8 @@ TEST(SaveLoad, SavesAlongBusyRunsPassTheHistoryChecks) {
       std::vector<std::uint8_t> bytes;
       std::string err;
       ASSERT_TRUE(save_game_to_bytes(*g, bytes, &err)) << err;
-      ASSERT_NE(load_game_from_bytes(bytes.data(), bytes.size(), scenario, &err), nullptr) << "tick " << g->tick << ": " << err;
+      ASSERT_NE(load_game_from_bytes(bytes.data(), bytes.size(), scenario, &err), nullptr)
+          << "tick " << g->tick << ": " << err;
     }
   }
 }
@@ -409,10 +418,12 @@ TEST_F(BadSave, AnEventsNextTickOffItsScheduleIsRefused) {
   // carpet_bombing.json: event 0 is a bomb at tick 180, then every 720 ticks.
   const std::string problem = "event 0: its next tick is not the one its schedule gives at tick ";
   for (std::uint64_t next : {181ull, 5ull, 900ull, ~0ull})
-    expect_spoiled_refused("carpet_bombing.json", 10, [next](Game& g) { g.event_next[0] = next; }, problem + "10");
+    expect_spoiled_refused(
+        "carpet_bombing.json", 10, [next](Game& g) { g.event_next[0] = next; }, problem + "10");
   // After it fired at 180 the next is 900; 180 again (or the 1,620 after) is refused.
   for (std::uint64_t next : {180ull, 1620ull})
-    expect_spoiled_refused("carpet_bombing.json", 200, [next](Game& g) { g.event_next[0] = next; }, problem + "200");
+    expect_spoiled_refused(
+        "carpet_bombing.json", 200, [next](Game& g) { g.event_next[0] = next; }, problem + "200");
 }
 
 // The schedule's own values load: saved before, on and after an event's ticks, a world

@@ -17,7 +17,9 @@
 
 namespace colony::test {
 
-inline std::string scenario_path(const std::string& name) { return std::string(COLONY_SOURCE_DIR) + "/assets/scenarios/" + name; }
+inline std::string scenario_path(const std::string& name) {
+  return std::string(COLONY_SOURCE_DIR) + "/assets/scenarios/" + name;
+}
 
 inline std::unique_ptr<Game> make_from(const std::string& scenario_file, u64 seed = 0) {
   Scenario s;

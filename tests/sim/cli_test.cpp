@@ -79,7 +79,8 @@ int lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n'
 TEST(Cli, HeadlessRunWritesTheReport) {
   fs::path scen = write_scenario("small.json", kSmall);
   fs::path rep = temp_dir() / "report.json";
-  ProcessResult r = run("--headless --scenario " + scen.string() + " --ticks 120 --seed 9 --validate --report " + rep.string());
+  ProcessResult r =
+      run("--headless --scenario " + scen.string() + " --ticks 120 --seed 9 --validate --report " + rep.string());
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(read_file(rep));
   EXPECT_EQ(j["ticks"], 120);
@@ -87,10 +88,12 @@ TEST(Cli, HeadlessRunWritesTheReport) {
   EXPECT_EQ(j["state_hash"].get<std::string>().size(), 16u);
   EXPECT_GT(j["ants"]["alive"].get<int>(), 0);
   EXPECT_GT(j["ants"]["died"]["explosion"].get<int>(), 0);
-  for (const char* cause : {"explosion", "fire", "combat", "age", "starvation", "culled"}) EXPECT_TRUE(j["ants"]["died"].contains(cause)) << cause;
+  for (const char* cause : {"explosion", "fire", "combat", "age", "starvation", "culled"})
+    EXPECT_TRUE(j["ants"]["died"].contains(cause)) << cause;
   EXPECT_EQ(j["colonies"].size(), 2u);
   for (const char* pool : {"render_pieces", "collision_volumes", "sensors"})
-    for (const char* key : {"capacity", "taken", "high_water", "failed_reservations", "rewires"}) EXPECT_TRUE(j["pools"][pool].contains(key)) << pool << "." << key;
+    for (const char* key : {"capacity", "taken", "high_water", "failed_reservations", "rewires"})
+      EXPECT_TRUE(j["pools"][pool].contains(key)) << pool << "." << key;
   EXPECT_EQ(j["invariant_violations"], 0);
   EXPECT_EQ(j["validated_ticks"], 120) << "--validate ran the validator after every tick";
   EXPECT_GT(j["moves"].get<int>(), 0);  // the ants crossed chunks and left the region
@@ -107,7 +110,8 @@ TEST(Cli, HeadlessRunWritesTheReport) {
 TEST(Cli, TheReportGivesTheNumbersOfTheSameRunInProcess) {
   fs::path scen = write_scenario("small.json", kSmall);
   fs::path rep = temp_dir() / "report.json";
-  ProcessResult r = run("--headless --scenario " + scen.string() + " --ticks 120 --seed 9 --validate --report " + rep.string());
+  ProcessResult r =
+      run("--headless --scenario " + scen.string() + " --ticks 120 --seed 9 --validate --report " + rep.string());
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(read_file(rep));
 
@@ -167,7 +171,8 @@ TEST(Cli, SameSeedSameHashOtherSeedOtherHash) {
   auto hash = [&](int seed) {
     fs::path rep = temp_dir() / "h";
     rep += std::to_string(seed) + ".json";  // ("h" + string: GCC 12 warns falsely, -Wrestrict)
-    ProcessResult r = run("--headless --scenario " + scen.string() + " --ticks 90 --seed " + std::to_string(seed) + " --report " + rep.string());
+    ProcessResult r = run("--headless --scenario " + scen.string() + " --ticks 90 --seed " + std::to_string(seed) +
+                          " --report " + rep.string());
     EXPECT_EQ(r.code, 0) << r.err;
     return nlohmann::json::parse(read_file(rep))["state_hash"].get<std::string>();
   };
@@ -212,13 +217,21 @@ TEST(Cli, BadScenariosExitTwoNamingFileAndKey) {
     return s.replace(s.find(from), from.size(), to);
   };
   const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
-      {"unknown_key.json", variant("\"workers\": 60, \"soldiers\"", "\"wokers\": 60, \"soldiers\""), "colonies[0].wokers: unknown key"},
-      {"wrong_type.json", variant("\"width\": 48", "\"width\": true"), "world.width: expected an integer, got a boolean"},
-      {"negative_radius.json", variant("\"radius\": 5", "\"radius\": -5"), "events[0].radius: radius must not be negative"},
-      {"nest_in_water.json", variant("\"random_food\"", "\"terrain\": { \"shapes\": [ { \"terrain\": \"water\", \"circle\": [12, 12, 3] } ] }, \"random_food\""), "colonies[0].nest: the nest is in water"},
-      {"too_many_ants.json", variant("\"random_food\"", "\"capacity\": { \"sensors\": 100 }, \"random_food\""), "capacity.sensors: the scenario starts with"},
+      {"unknown_key.json", variant("\"workers\": 60, \"soldiers\"", "\"wokers\": 60, \"soldiers\""),
+       "colonies[0].wokers: unknown key"},
+      {"wrong_type.json", variant("\"width\": 48", "\"width\": true"),
+       "world.width: expected an integer, got a boolean"},
+      {"negative_radius.json", variant("\"radius\": 5", "\"radius\": -5"),
+       "events[0].radius: radius must not be negative"},
+      {"nest_in_water.json",
+       variant("\"random_food\"",
+               "\"terrain\": { \"shapes\": [ { \"terrain\": \"water\", \"circle\": [12, 12, 3] } ] }, \"random_food\""),
+       "colonies[0].nest: the nest is in water"},
+      {"too_many_ants.json", variant("\"random_food\"", "\"capacity\": { \"sensors\": 100 }, \"random_food\""),
+       "capacity.sensors: the scenario starts with"},
       {"truncated.json", good.substr(0, good.size() - 40), "(document): invalid JSON"},
-      {"huge_width.json", variant("\"width\": 48", "\"width\": 100000000000000000000000"), "world.width: 100000000000000000000000 is too large"},
+      {"huge_width.json", variant("\"width\": 48", "\"width\": 100000000000000000000000"),
+       "world.width: 100000000000000000000000 is too large"},
       {"nest_at_edge.json", variant("\"nest\": [36, 36]", "\"nest\": [36, 47.999999999]"),
        "colonies[1].nest: (36, 47.999999999) is outside the 48x48 map (47.999999999 rounds to its edge, 48)"},
   };
@@ -245,8 +258,9 @@ TEST(Cli, OutputsAreAllWrittenOrNoneChanges) {
   fs::create_directories(out);
   fs::path rep = out / "report.json", save = out / "world.colony";
   std::ofstream(rep) << "the previous report";
-  ProcessResult r = run("--headless --scenario " + scen.string() + " --ticks 20 --report " + rep.string() + " --save " + save.string(),
-                        "ulimit -f 8; trap '' XFSZ;");
+  ProcessResult r = run(
+      "--headless --scenario " + scen.string() + " --ticks 20 --report " + rep.string() + " --save " + save.string(),
+      "ulimit -f 8; trap '' XFSZ;");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find(save.string() + ": write failed"), std::string::npos) << r.err;
@@ -256,7 +270,8 @@ TEST(Cli, OutputsAreAllWrittenOrNoneChanges) {
   for (const auto& e : fs::directory_iterator(out)) names.push_back(e.path().filename().string());
   EXPECT_EQ(names, std::vector<std::string>{"report.json"});
   // Without the limit both are written.
-  r = run("--headless --scenario " + scen.string() + " --ticks 20 --report " + rep.string() + " --save " + save.string());
+  r = run("--headless --scenario " + scen.string() + " --ticks 20 --report " + rep.string() + " --save " +
+          save.string());
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(read_file(rep))["ticks"], 20);
   EXPECT_TRUE(fs::exists(save));
@@ -305,8 +320,8 @@ TEST(Cli, AWindowRunWhoseScreenshotFailsWritesNothingElse) {
   fs::path shot = out / "shot.png", save = out / "world.colony", rec = out / "run.replay";
   std::ofstream(save) << "the previous save";
   std::ofstream(rec) << "the previous recording";
-  ProcessResult r = run("--scenario " + scen.string() + " --width 640 --height 480 --frames 3 --screenshot " + shot.string() +
-                            " --save " + save.string() + " --record " + rec.string(),
+  ProcessResult r = run("--scenario " + scen.string() + " --width 640 --height 480 --frames 3 --screenshot " +
+                            shot.string() + " --save " + save.string() + " --record " + rec.string(),
                         "ulimit -f 8; trap '' XFSZ;");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
@@ -320,14 +335,16 @@ TEST(Cli, AWindowRunWhoseScreenshotFailsWritesNothingElse) {
 }
 
 // A window size given on one side alone is kept, the other side taking its default (four
-// fifths of the display, within 960-1600 by 640-1000), not ignored for want of the other. The screenshot's header carries the size the window had.
+// fifths of the display, within 960-1600 by 640-1000), not ignored for want of the other. The screenshot's header
+// carries the size the window had.
 TEST(Cli, AWindowSizeGivenOnOneSideIsKept) {
   fs::path scen = write_scenario("small.json", kSmall);
   auto png_size = [](const fs::path& png) {
     const std::string b = read_file(png);
     auto be32 = [&](size_t at) {
-      return b.size() < at + 4 ? 0u : (unsigned(std::uint8_t(b[at])) << 24 | unsigned(std::uint8_t(b[at + 1])) << 16 |
-                                       unsigned(std::uint8_t(b[at + 2])) << 8 | unsigned(std::uint8_t(b[at + 3])));
+      return b.size() < at + 4 ? 0u
+                               : (unsigned(std::uint8_t(b[at])) << 24 | unsigned(std::uint8_t(b[at + 1])) << 16 |
+                                  unsigned(std::uint8_t(b[at + 2])) << 8 | unsigned(std::uint8_t(b[at + 3])));
     };
     return std::pair<unsigned, unsigned>{be32(16), be32(20)};  // IHDR's width and height
   };
@@ -366,7 +383,8 @@ TEST(Cli, WithoutADisplayTheWindowIsRefusedInOneLine) {
   if (kAddressSanitizer) return;
   fs::path scen = write_scenario("small.json", kSmall), shot = temp_dir() / "no_display.png";
   fs::remove(shot);
-  r = run("--scenario " + scen.string() + " --width 320 --height 240 --frames 2 --screenshot " + shot.string(), no_display);
+  r = run("--scenario " + scen.string() + " --width 320 --height 240 --frames 2 --screenshot " + shot.string(),
+          no_display);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::is_regular_file(shot)) << r.err;
   // The run's summary ends with the most memory it held.
@@ -386,7 +404,9 @@ TEST(Cli, AWindowReplayNamesTheLastTickItChecked) {
   EXPECT_NE(r.err.find("matched through tick 20 (closed before the end of the recording)"), std::string::npos) << r.err;
   r = run("--replay " + rec.string() + " --width 320 --height 240 --frames 70");
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("matched through tick 40 (the end of the recording; play went on live to tick 70)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("matched through tick 40 (the end of the recording; play went on live to tick 70)"),
+            std::string::npos)
+      << r.err;
 }
 
 // Inputs that are not regular files are refused at once: a pipe would block, a device
@@ -395,8 +415,9 @@ TEST(Cli, InputsThatAreNotRegularFilesAreRefusedAtOnce) {
   fs::path fifo = temp_dir() / "pipe";
   fs::remove(fifo);
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  for (const std::string& args : {"--headless --ticks 5 --scenario " + fifo.string(), "--headless --ticks 5 --load " + fifo.string(),
-                                  "--headless --ticks 5 --replay " + fifo.string(), std::string("--headless --ticks 5 --scenario /dev/zero")}) {
+  for (const std::string& args :
+       {"--headless --ticks 5 --scenario " + fifo.string(), "--headless --ticks 5 --load " + fifo.string(),
+        "--headless --ticks 5 --replay " + fifo.string(), std::string("--headless --ticks 5 --scenario /dev/zero")}) {
     ProcessResult r = run(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
     EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
@@ -446,7 +467,8 @@ TEST(Cli, AnUngivenScenarioIsNoFlagToRefuse) {
   EXPECT_EQ(parse({"--headless", "--report", default_scenario}), 2) << "the default scenario is read here";
   testing::internal::CaptureStderr();
   parse({"--headless", "--save", default_scenario});
-  EXPECT_NE(testing::internal::GetCapturedStderr().find("--save and the default scenario name the same file"), std::string::npos);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("--save and the default scenario name the same file"),
+            std::string::npos);
   EXPECT_EQ(parse({"--headless", "--scenario", scen.string(), "--report", scen.string()}), 2);
 }
 
@@ -481,7 +503,8 @@ TEST(Cli, ConflictingFlagsAreRefused) {
   EXPECT_FALSE(fs::exists(rep));
   // Two spellings of one new file, relative to the working folder.
   fs::remove(temp_dir() / "one.json");
-  ProcessResult same = run("--headless --ticks 5 --report one.json --save ./one.json" + s, "cd " + temp_dir().string() + " &&");
+  ProcessResult same =
+      run("--headless --ticks 5 --report one.json --save ./one.json" + s, "cd " + temp_dir().string() + " &&");
   EXPECT_EQ(same.code, 2) << same.err;
   EXPECT_NE(same.err.find("name the same file"), std::string::npos) << same.err;
   EXPECT_FALSE(fs::exists(temp_dir() / "one.json"));
@@ -499,12 +522,14 @@ TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
   big.replace(big.find(size), size.size(), "\"width\": 2048, \"height\": 2048");
   fs::path scen = write_scenario("big.json", big), rep = temp_dir() / "big.json.report";
   fs::remove(rep);
-  ProcessResult r = run("--headless --ticks 5 --scenario " + scen.string() + " --report " + rep.string(), "COLONY_MEMORY_BUDGET_MB=500");
+  ProcessResult r = run("--headless --ticks 5 --scenario " + scen.string() + " --report " + rep.string(),
+                        "COLONY_MEMORY_BUDGET_MB=500");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find(scen.string() + ": world: this world takes about 1."), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(" GB with its pools full (1."), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(" GB to start), more than the 500 MB allowed (COLONY_MEMORY_BUDGET_MB)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" GB to start), more than the 500 MB allowed (COLONY_MEMORY_BUDGET_MB)"), std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(rep));
   fs::path small = write_scenario("small.json", kSmall), save = temp_dir() / "small_budget.colony";
   ASSERT_EQ(run("--headless --ticks 5 --scenario " + small.string() + " --save " + save.string()).code, 0);
@@ -513,7 +538,9 @@ TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
   r = run("--headless --ticks 5 --load " + save.string(), "COLONY_MEMORY_BUDGET_MB=0.1");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("uncompressed, more than the 0.1 MB allowed for a world (COLONY_MEMORY_BUDGET_MB)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("uncompressed, more than the 0.1 MB allowed for a world (COLONY_MEMORY_BUDGET_MB)"),
+            std::string::npos)
+      << r.err;
   r = run("--headless --ticks 5 --load " + save.string(), "COLONY_MEMORY_BUDGET_MB=2");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
@@ -525,7 +552,8 @@ TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
     r = run("--headless --ticks 5 --scenario " + scen.string() + " --report " + rep.string(), "ulimit -v 600000;");
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_EQ(lines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find(scen.string() + ": world: out of memory while building it (about "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(scen.string() + ": world: out of memory while building it (about "), std::string::npos)
+        << r.err;
     EXPECT_NE(r.err.find(" MB to start)"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(rep));
   }
@@ -533,7 +561,9 @@ TEST(Cli, AWorldTooLargeForMemoryIsRefusedBeforeItIsBuilt) {
     r = run("--headless --ticks 5 --scenario " + small.string(), std::string("COLONY_MEMORY_BUDGET_MB=") + bad);
     EXPECT_EQ(r.code, 2) << bad << "\n" << r.err;
     EXPECT_EQ(lines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find(std::string("COLONY_MEMORY_BUDGET_MB is '") + bad + "', not a positive number of megabytes"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(std::string("COLONY_MEMORY_BUDGET_MB is '") + bad + "', not a positive number of megabytes"),
+              std::string::npos)
+        << r.err;
   }
 }
 
@@ -551,7 +581,8 @@ std::vector<std::pair<std::string, bool>> listed_flags() {
     if (first.rfind("--", 0) != 0) continue;
     // A type names the value: capitals up to its first ':' ("TEXT:FILE", "UINT:in").
     const std::string type = second.substr(0, second.find(':'));
-    const bool typed = !type.empty() && std::all_of(type.begin(), type.end(), [](unsigned char c) { return std::isupper(c); });
+    const bool typed =
+        !type.empty() && std::all_of(type.begin(), type.end(), [](unsigned char c) { return std::isupper(c); });
     flags.push_back({first, typed});
   }
   return flags;

@@ -79,13 +79,21 @@ void expect_valid(Game& g) {
 template <class Fn>
 void expect_bomb_edges(Scenario s, float x, float y, float radius, float outer, Fn fire) {
   auto g = build(s);
-  struct Case { float distance; Outcome want; std::vector<Handle> ants; };
-  std::vector<Case> cases = {{radius - 0.2f, Outcome::Dead, {}}, {radius + 0.2f, Outcome::Maimed, {}},
-                             {outer - 0.2f, Outcome::Maimed, {}}, {outer + 0.2f, Outcome::Whole, {}}};
+  struct Case {
+    float distance;
+    Outcome want;
+    std::vector<Handle> ants;
+  };
+  std::vector<Case> cases = {{radius - 0.2f, Outcome::Dead, {}},
+                             {radius + 0.2f, Outcome::Maimed, {}},
+                             {outer - 0.2f, Outcome::Maimed, {}},
+                             {outer + 0.2f, Outcome::Whole, {}}};
   for (Case& c : cases) c.ants = ring_of_ants(*g, x, y, c.distance);
   fire(*g);
   for (const Case& c : cases)
-    for (Handle h : c.ants) EXPECT_STREQ(fate_name(fate_of(*g, h)), fate_name(c.want)) << "ant at " << c.distance << " cells, radius " << radius << ", ring " << outer;
+    for (Handle h : c.ants)
+      EXPECT_STREQ(fate_name(fate_of(*g, h)), fate_name(c.want))
+          << "ant at " << c.distance << " cells, radius " << radius << ", ring " << outer;
   expect_valid(*g);
 }
 

@@ -22,7 +22,8 @@ namespace {
 // Converts to any member type, so T{AnyMember{}, ...} compiles with at most as many as
 // T has members (an array member counts once per element).
 struct AnyMember {
-  template <class T> operator T() const;
+  template <class T>
+  operator T() const;
 };
 template <class T, class... Seen>
 constexpr size_t member_count() {
@@ -67,16 +68,21 @@ std::unique_ptr<Game> busy_world() {
 Record& ant(Game& g) {
   Record* found = nullptr;
   g.ecs->for_each_entity([&](Record& r) {
-    if (!found && r.payload.kind == Kind::Worker && !(r.header.flags & ecs::kFlagDying) && r.payload.antennae == 2) found = &r;
+    if (!found && r.payload.kind == Kind::Worker && !(r.header.flags & ecs::kFlagDying) && r.payload.antennae == 2)
+      found = &r;
   });
   EXPECT_NE(found, nullptr);
   return *found;
 }
-template <class C> C& part(Game& g, u32 k) {
+template <class C>
+C& part(Game& g, u32 k) {
   Record& r = ant(g);
   return g.ecs->pool<C>().items[g.ecs->list<C>(r).slot[k]];
 }
-template <class C> void swap_parts(Game& g, u32 a, u32 b) { std::swap(part<C>(g, a), part<C>(g, b)); }
+template <class C>
+void swap_parts(Game& g, u32 a, u32 b) {
+  std::swap(part<C>(g, a), part<C>(g, b));
+}
 u32 burning_cell(const Game& g) { return g.burning.front(); }
 u32 busy_cell(const std::vector<float>& grid) {
   for (u32 i = 0; i < grid.size(); ++i)
@@ -95,7 +101,8 @@ struct Row {
   const char* why = "";
   bool extra = false;  // one more row for a member counted already (a grid per colony, an order)
 };
-template <size_t N> constexpr size_t member_rows(const Row (&rows)[N]) {
+template <size_t N>
+constexpr size_t member_rows(const Row (&rows)[N]) {
   size_t n = 0;
   for (const Row& r : rows) n += !r.extra;
   return n;
@@ -135,7 +142,8 @@ constexpr Row kGameRows[] = {
     {"region_h", [](Game& g) { g.region_h -= 1; }},
     {"chunk_simulated", [](Game& g) { g.chunk_simulated[0] ^= 1; }},
     {"pending_commands: one more", [](Game& g) { g.pending_commands.push_back(g.pending_commands.front()); }},
-    {"pending_commands: order", [](Game& g) { std::swap(g.pending_commands.front(), g.pending_commands.back()); }, "", true},
+    {"pending_commands: order", [](Game& g) { std::swap(g.pending_commands.front(), g.pending_commands.back()); }, "",
+     true},
     {"pending_command_cells", nullptr, "derived from pending_commands"},
     {"dirty_chunks_stamp", nullptr, "the renderer's cache"},
     {"spawn_refused", [](Game& g) { ++g.spawn_refused; }},
@@ -176,8 +184,9 @@ constexpr Row kColonyRows[] = {
     {"fate", nullptr, "for the window's messages, never read by the simulation"},
     {"fate_tick", nullptr, "for the window's messages, never read by the simulation"},
 };
-static_assert(member_count<Colony>() == member_rows(kColonyRows),
-              "Colony's members and the rows of kColonyRows in tests/sim/hash_test.cpp differ: give the new member a row");
+static_assert(
+    member_count<Colony>() == member_rows(kColonyRows),
+    "Colony's members and the rows of kColonyRows in tests/sim/hash_test.cpp differ: give the new member a row");
 
 Command& command0(Game& g) { return g.pending_commands.front(); }
 constexpr Row kCommandRows[] = {
@@ -190,8 +199,9 @@ constexpr Row kCommandRows[] = {
     {"caste", [](Game& g) { command0(g).caste = Kind::Soldier; }},
     {"terrain", [](Game& g) { command0(g).terrain = Terrain::Rock; }},
 };
-static_assert(member_count<Command>() == member_rows(kCommandRows),
-              "Command's members and the rows of kCommandRows in tests/sim/hash_test.cpp differ: give the new member a row");
+static_assert(
+    member_count<Command>() == member_rows(kCommandRows),
+    "Command's members and the rows of kCommandRows in tests/sim/hash_test.cpp differ: give the new member a row");
 
 constexpr Row kHeaderRows[] = {
     {"handle", [](Game& g) { ant(g).header.handle.generation ^= 4; }},
@@ -200,8 +210,9 @@ constexpr Row kHeaderRows[] = {
     {"tier", [](Game& g) { ant(g).header.tier ^= 1; }},
     {"flags", [](Game& g) { ant(g).header.flags ^= 2; }},
 };
-static_assert(member_count<ecs::RecordHeader>() == member_rows(kHeaderRows),
-              "RecordHeader's members and the rows of kHeaderRows in tests/sim/hash_test.cpp differ: give the new member a row");
+static_assert(
+    member_count<ecs::RecordHeader>() == member_rows(kHeaderRows),
+    "RecordHeader's members and the rows of kHeaderRows in tests/sim/hash_test.cpp differ: give the new member a row");
 
 Body& body(Game& g) { return ant(g).payload; }
 constexpr Row kBodyRows[] = {
@@ -227,8 +238,14 @@ static_assert(member_count<Body>() == member_rows(kBodyRows),
               "Body's members and the rows of kBodyRows in tests/sim/hash_test.cpp differ: give the new member a row");
 
 // Each pool: its entries' fields, their order in the owner's list, and the list's counts.
-template <class C> void more_reserved(Game& g) { ++g.ecs->list<C>(ant(g)).reserved; }
-template <class C> void fewer_added(Game& g) { --g.ecs->list<C>(ant(g)).added; }
+template <class C>
+void more_reserved(Game& g) {
+  ++g.ecs->list<C>(ant(g)).reserved;
+}
+template <class C>
+void fewer_added(Game& g) {
+  --g.ecs->list<C>(ant(g)).added;
+}
 
 constexpr Row kRenderPieceRows[] = {
     {"color", [](Game& g) { part<RenderPiece>(g, 1).color ^= 1; }},
@@ -244,7 +261,8 @@ constexpr Row kRenderPieceRows[] = {
     {"slots added", fewer_added<RenderPiece>, "", true},
 };
 static_assert(member_count<RenderPiece>() == member_rows(kRenderPieceRows),
-              "RenderPiece's members and the rows of kRenderPieceRows in tests/sim/hash_test.cpp differ: give the new member a row");
+              "RenderPiece's members and the rows of kRenderPieceRows in tests/sim/hash_test.cpp differ: give the new "
+              "member a row");
 
 constexpr Row kVolumeRows[] = {
     {"offset_x", [](Game& g) { part<CollisionVolume>(g, 1).offset_x += 0.01f; }},
@@ -259,7 +277,8 @@ constexpr Row kVolumeRows[] = {
     {"slots added", fewer_added<CollisionVolume>, "", true},
 };
 static_assert(member_count<CollisionVolume>() == member_rows(kVolumeRows),
-              "CollisionVolume's members and the rows of kVolumeRows in tests/sim/hash_test.cpp differ: give the new member a row");
+              "CollisionVolume's members and the rows of kVolumeRows in tests/sim/hash_test.cpp differ: give the new "
+              "member a row");
 
 constexpr Row kSensorRows[] = {
     {"angle", [](Game& g) { part<Sensor>(g, 1).angle += 0.01f; }},
@@ -269,8 +288,9 @@ constexpr Row kSensorRows[] = {
     {"slots reserved", more_reserved<Sensor>, "", true},
     {"slots added", fewer_added<Sensor>, "", true},
 };
-static_assert(member_count<Sensor>() == member_rows(kSensorRows),
-              "Sensor's members and the rows of kSensorRows in tests/sim/hash_test.cpp differ: give the new member a row");
+static_assert(
+    member_count<Sensor>() == member_rows(kSensorRows),
+    "Sensor's members and the rows of kSensorRows in tests/sim/hash_test.cpp differ: give the new member a row");
 
 // Every pool of the world has its table above.
 static_assert(ColonyEcs::kPoolCount == 3, "a new pool needs its table of rows in tests/sim/hash_test.cpp");

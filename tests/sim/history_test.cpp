@@ -35,7 +35,8 @@ void tick(History& h, Game& g) {
 std::set<u64> live_ants(Game& g) {
   std::set<u64> out;
   g.ecs->for_each_entity([&](Record& r) {
-    if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) out.insert(u64(r.header.handle.index) << 32 | r.header.handle.generation);
+    if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying))
+      out.insert(u64(r.header.handle.index) << 32 | r.header.handle.generation);
   });
   return out;
 }
@@ -67,7 +68,8 @@ TEST(History, RewoundBombTickKillsTheSameAntsAndFreesTheSameEntries) {
   const std::set<u64> alive_after = live_ants(*g);
   const std::vector<u32> taken_after = taken(*g);
   std::vector<u64> died;
-  std::set_difference(alive_before.begin(), alive_before.end(), alive_after.begin(), alive_after.end(), std::back_inserter(died));
+  std::set_difference(alive_before.begin(), alive_before.end(), alive_after.begin(), alive_after.end(),
+                      std::back_inserter(died));
   ASSERT_GE(died.size(), kMassRelease) << "the bomb must kill a crowd for the test to mean anything";
   for (int i = 0; i < 100; ++i) tick(h, *g);
 
@@ -81,16 +83,20 @@ TEST(History, RewoundBombTickKillsTheSameAntsAndFreesTheSameEntries) {
   ASSERT_TRUE(history_step(h, *past)) << h.mismatch;
   const std::set<u64> after = live_ants(*past);
   std::vector<u64> died_again;
-  std::set_difference(alive_before.begin(), alive_before.end(), after.begin(), after.end(), std::back_inserter(died_again));
+  std::set_difference(alive_before.begin(), alive_before.end(), after.begin(), after.end(),
+                      std::back_inserter(died_again));
   EXPECT_EQ(died_again, died);
   const std::vector<u32> taken_again = taken(*past);
   ASSERT_EQ(taken_again.size(), taken_before.size());
   for (size_t p = 0; p < taken_before.size(); ++p)
-    EXPECT_EQ(std::int64_t(taken_before[p]) - std::int64_t(taken_again[p]), std::int64_t(taken_before[p]) - std::int64_t(taken_after[p])) << "pool " << p;
+    EXPECT_EQ(std::int64_t(taken_before[p]) - std::int64_t(taken_again[p]),
+              std::int64_t(taken_before[p]) - std::int64_t(taken_after[p]))
+        << "pool " << p;
   EXPECT_TRUE(h.mismatch.empty()) << h.mismatch;
   // The timeline marks the bomb and the mass release in that tick.
   auto marked = [&](MarkerKind k) {
-    return std::any_of(h.markers.begin(), h.markers.end(), [&](const Marker& m) { return m.kind == k && m.tick == before_tick; });
+    return std::any_of(h.markers.begin(), h.markers.end(),
+                       [&](const Marker& m) { return m.kind == k && m.tick == before_tick; });
   };
   EXPECT_TRUE(marked(MarkerKind::Bomb));
   EXPECT_TRUE(marked(MarkerKind::Release));
@@ -110,7 +116,8 @@ TEST(History, EveryRestoredTickHashesAsItDidLive) {
     tick(h, *g);
     live[g->tick] = state_hash(*g);
   }
-  for (u64 t : {h.first + 1, h.first + 59, h.first + 60, h.first + 61, h.first + 71, h.first + 76, h.first + 250, h.last}) {
+  for (u64 t :
+       {h.first + 1, h.first + 59, h.first + 60, h.first + 61, h.first + 71, h.first + 76, h.first + 250, h.last}) {
     std::unique_ptr<Game> past = history_restore(h, t, &err);
     ASSERT_NE(past, nullptr) << err;
     EXPECT_EQ(state_hash(*past), live[t]) << "tick " << t;
@@ -126,7 +133,7 @@ TEST(History, MemoryBoundHoldsUnderALongRunOfBigBombs) {
   std::string err;
   HistorySettings settings;
   settings.max_bytes = 24u << 20;  // at least twice a save of the world (history_start)
-  settings.keyframe_ticks = 60;  // a keyframe a second whatever their size: the bound is soon reached
+  settings.keyframe_ticks = 60;    // a keyframe a second whatever their size: the bound is soon reached
   ASSERT_TRUE(history_start(h, *g, &err, settings)) << err;
   const u64 first_keyframe = h.keyframes.front().zstd.size();
   ASSERT_LT(first_keyframe * 4, settings.max_bytes) << "the bound must hold several keyframes for the test to thin";
@@ -176,13 +183,15 @@ TEST(History, ForkDropsTheFutureAndARecordingPlaysBackToTheForkedFuture) {
   EXPECT_EQ(h.last, fork_tick);
   EXPECT_TRUE(std::none_of(h.markers.begin(), h.markers.end(), [&](const Marker& m) { return m.tick >= fork_tick; }))
       << "the bomb at tick 150 is the dropped future";
-  EXPECT_TRUE(std::none_of(h.inputs.begin(), h.inputs.end(), [&](const ReplayEvent& e) { return e.tick >= fork_tick; }));
+  EXPECT_TRUE(
+      std::none_of(h.inputs.begin(), h.inputs.end(), [&](const ReplayEvent& e) { return e.tick >= fork_tick; }));
   EXPECT_EQ(rec.replay.ticks, fork_tick - rec.replay.start_tick);
   // The fork: another future (a spawn and a bomb elsewhere).
   for (int i = 0; i < 150; ++i) {
     if (i == 10) {
       Command c;
-      c.kind = CommandKind::SpawnAnts, c.x = past->colonies[2].nest_x, c.y = past->colonies[2].nest_y, c.count = 40, c.radius = 3, c.colony = 2;
+      c.kind = CommandKind::SpawnAnts, c.x = past->colonies[2].nest_x, c.y = past->colonies[2].nest_y, c.count = 40,
+      c.radius = 3, c.colony = 2;
       queue_command(*past, c);
     }
     if (i == 30) queue_command(*past, big_bomb_at(past->colonies[3].nest_x + 2, past->colonies[3].nest_y));
@@ -196,7 +205,9 @@ TEST(History, ForkDropsTheFutureAndARecordingPlaysBackToTheForkedFuture) {
   EXPECT_EQ(state_hash(*again), forked_hash);
   // The recording, written and read back, plays to the forked future.
   Replayer player;
-  ASSERT_TRUE(decode_replay(encode_replay(rec.replay).data(), encode_replay(rec.replay).size(), "fork.colonyreplay", player.replay, &err)) << err;
+  ASSERT_TRUE(decode_replay(encode_replay(rec.replay).data(), encode_replay(rec.replay).size(), "fork.colonyreplay",
+                            player.replay, &err))
+      << err;
   std::unique_ptr<Game> replayed = player.start_game("fork.colonyreplay", &err);
   ASSERT_NE(replayed, nullptr) << err;
   while (!player.finished(*replayed)) {

@@ -59,7 +59,8 @@ TEST(NoAllocTick, TicksWithBirthsBombsFireAndRegionMovesNeverAllocate) {
     // A storm: more bombs in one tick than the list of recent explosions holds.
     if (t == 300)
       for (u32 k = 0; k < 1500; ++k) queue_command(*g, bomb_at(float(k % 150), float(k / 10 % 150), CommandKind::Bomb));
-    if (t % 150 == 75) set_sim_region(*g, g->region_x + (t % 300 == 75 ? 64.0f : -64.0f), g->region_y, g->region_w, g->region_h);
+    if (t % 150 == 75)
+      set_sim_region(*g, g->region_x + (t % 300 == 75 ? 64.0f : -64.0f), g->region_y, g->region_w, g->region_h);
     const u64 before = ants_alive(*g);
     simulate_tick(*g);
     if (t == 80) dormant_chunks = u32(std::count(g->chunk_simulated.begin(), g->chunk_simulated.end(), 0));

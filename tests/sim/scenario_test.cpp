@@ -67,19 +67,27 @@ TEST(Scenario, EveryShippedScenarioLoads) {
 }
 
 TEST(Scenario, UnknownKey) {
-  EXPECT_EQ(parse_error(with("\"workers\": 20", "\"wrokers\": 20")), "bad.json: colonies[0].wrokers: unknown key (known here: nest, color, workers, soldiers, spread, food)");
-  EXPECT_EQ(parse_error(with("\"world\"", "\"extra\": 1, \"world\"")), "bad.json: extra: unknown key (known here: name, description, seed, world, terrain, colonies, food, random_food, region, capacity, rules, events)");
+  EXPECT_EQ(parse_error(with("\"workers\": 20", "\"wrokers\": 20")),
+            "bad.json: colonies[0].wrokers: unknown key (known here: nest, color, workers, soldiers, spread, food)");
+  EXPECT_EQ(parse_error(with("\"world\"", "\"extra\": 1, \"world\"")),
+            "bad.json: extra: unknown key (known here: name, description, seed, world, terrain, colonies, food, "
+            "random_food, region, capacity, rules, events)");
 }
 
 TEST(Scenario, WrongType) {
-  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": \"64\"")), "bad.json: world.width: expected an integer, got a string");
-  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 2.5")), "bad.json: food[0].crumbs: expected an integer, got the decimal number 2.5");
-  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 64.0")), "bad.json: world.width: expected an integer, got the decimal number 64.0");
-  EXPECT_EQ(parse_error(with("\"nest\": [10, 10]", "\"nest\": 10")), "bad.json: colonies[0].nest: expected an array, got an integer");
+  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": \"64\"")),
+            "bad.json: world.width: expected an integer, got a string");
+  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 2.5")),
+            "bad.json: food[0].crumbs: expected an integer, got the decimal number 2.5");
+  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 64.0")),
+            "bad.json: world.width: expected an integer, got the decimal number 64.0");
+  EXPECT_EQ(parse_error(with("\"nest\": [10, 10]", "\"nest\": 10")),
+            "bad.json: colonies[0].nest: expected an array, got an integer");
 }
 
 TEST(Scenario, OutOfRange) {
-  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": -3")), "bad.json: events[0].radius: radius must not be negative, got -3");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": -3")),
+            "bad.json: events[0].radius: radius must not be negative, got -3");
   EXPECT_EQ(parse_error(with("\"workers\": 20", "\"workers\": -1")), "bad.json: colonies[0].workers: -1 is negative");
   // "-0" is a signed zero to the JSON reader: zero, and out of range here ("expected an
   // integer, got an integer" before).
@@ -88,16 +96,21 @@ TEST(Scenario, OutOfRange) {
   {
     Scenario s;
     std::string err;
-    EXPECT_TRUE(parse_scenario(with("\"events\"", "\"rules\": { \"worker_speed\": 0.9 }, \"events\""), "good.json", s, &err)) << err;
+    EXPECT_TRUE(
+        parse_scenario(with("\"events\"", "\"rules\": { \"worker_speed\": 0.9 }, \"events\""), "good.json", s, &err))
+        << err;
   }
   EXPECT_EQ(parse_error(with("\"events\"", "\"rules\": { \"soldier_speed\": 0.91 }, \"events\"")),
             "bad.json: rules.soldier_speed: 0.91 is out of range [0, 0.9]");
-  EXPECT_EQ(parse_error(with("\"chunk_size\": 16", "\"chunk_size\": 1")), "bad.json: world.chunk_size: 1 is out of range [4, 256]");
-  EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [200, 20]")), "bad.json: food[0].at: (200, 20) is outside the 64x48 map");
+  EXPECT_EQ(parse_error(with("\"chunk_size\": 16", "\"chunk_size\": 1")),
+            "bad.json: world.chunk_size: 1 is out of range [4, 256]");
+  EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [200, 20]")),
+            "bad.json: food[0].at: (200, 20) is outside the 64x48 map");
 }
 
 TEST(Scenario, NestInWater) {
-  EXPECT_EQ(parse_error(with("\"nest\": [10, 10]", "\"nest\": [31, 10]")), "bad.json: colonies[0].nest: the nest is in water");
+  EXPECT_EQ(parse_error(with("\"nest\": [10, 10]", "\"nest\": [31, 10]")),
+            "bad.json: colonies[0].nest: the nest is in water");
 }
 
 // The check and the world builder agree where a rectangle ends: [10, 0, 1.5, 32] paints
@@ -107,32 +120,43 @@ TEST(Scenario, ARectangleEndsWhereTheBuilderStopsPainting) {
   const std::string doc = with("\"rect\": [30, 0, 4, 48]", "\"rect\": [10, 0, 1.5, 48]");
   Scenario s;
   std::string err;
-  ASSERT_TRUE(parse_scenario(std::string(doc).replace(doc.find("[10, 10]"), 8, "[11.2, 16]"), "good.json", s, &err)) << err;
+  ASSERT_TRUE(parse_scenario(std::string(doc).replace(doc.find("[10, 10]"), 8, "[11.2, 16]"), "good.json", s, &err))
+      << err;
   auto g = make_game(s, 3, &err);
   ASSERT_TRUE(g) << err;
   EXPECT_EQ(g->terrain[16 * 64 + 10], Terrain::Water);
   EXPECT_EQ(g->terrain[16 * 64 + 11], Terrain::Grass);
-  EXPECT_EQ(parse_error(std::string(doc).replace(doc.find("[10, 10]"), 8, "[10.9, 16]")), "bad.json: colonies[0].nest: the nest is in water");
+  EXPECT_EQ(parse_error(std::string(doc).replace(doc.find("[10, 10]"), 8, "[10.9, 16]")),
+            "bad.json: colonies[0].nest: the nest is in water");
 }
 
 // A scenario is JSON text: a NUL byte (which the parser would take for the end) is refused
 // where it stands, and nothing after it is silently dropped.
 TEST(Scenario, ANulByteIsRefused) {
   std::string doc = std::string(kGood) + std::string(1, '\0') + "not json {{{";
-  EXPECT_EQ(parse_error(doc), "bad.json: (document): a NUL byte at offset " + std::to_string(std::string(kGood).size()) + " (a scenario is JSON text)");
+  EXPECT_EQ(parse_error(doc), "bad.json: (document): a NUL byte at offset " +
+                                  std::to_string(std::string(kGood).size()) + " (a scenario is JSON text)");
 }
 
 // A few MiB of shapes or events could ask for hours of painting or bombing: past a budget
 // of cells touched, as multiples of the map's, the scenario is refused with the totals.
 TEST(Scenario, ShapesAndEventsBeyondTheirBudgetAreRefused) {
   std::string shapes;
-  for (int i = 0; i < 70; ++i) shapes += std::string(i ? ", " : "") + "{ \"terrain\": \"dirt\", \"rect\": [0, 0, 64, 48] }";
+  for (int i = 0; i < 70; ++i)
+    shapes += std::string(i ? ", " : "") + "{ \"terrain\": \"dirt\", \"rect\": [0, 0, 64, 48] }";
   EXPECT_EQ(parse_error(with("{ \"terrain\": \"water\", \"rect\": [30, 0, 4, 48] }", shapes)),
-            "bad.json: terrain.shapes[64]: the shapes up to here paint 199680 cells, more than 64 times the map's 3072 (fewer or smaller shapes)");
-  const std::string storm = with("\"radius\": 4 }", "\"radius\": 4 }, { \"kind\": \"fire\", \"tick\": 0, \"every\": 1, \"at\": [20, 20], \"radius\": 4096 }");
+            "bad.json: terrain.shapes[64]: the shapes up to here paint 199680 cells, more than 64 times the map's 3072 "
+            "(fewer or smaller shapes)");
+  const std::string storm =
+      with("\"radius\": 4 }",
+           "\"radius\": 4 }, { \"kind\": \"fire\", \"tick\": 0, \"every\": 1, \"at\": [20, 20], \"radius\": 4096 }");
   std::string many = storm;
-  for (int i = 0; i < 20; ++i) many = std::string(many).replace(many.find("\"radius\": 4096 }"), 16, "\"radius\": 4096 }, { \"kind\": \"fire\", \"tick\": 0, \"every\": 1, \"at\": [20, 20], \"radius\": 4096 }");
-  EXPECT_EQ(parse_error(many), "bad.json: events: the repeating events touch 64512 cells a tick, more than 16 times the map's 3072");
+  for (int i = 0; i < 20; ++i)
+    many = std::string(many).replace(
+        many.find("\"radius\": 4096 }"), 16,
+        "\"radius\": 4096 }, { \"kind\": \"fire\", \"tick\": 0, \"every\": 1, \"at\": [20, 20], \"radius\": 4096 }");
+  EXPECT_EQ(parse_error(many),
+            "bad.json: events: the repeating events touch 64512 cells a tick, more than 16 times the map's 3072");
   Scenario s;
   std::string err;
   EXPECT_TRUE(parse_scenario(storm, "good.json", s, &err)) << err;  // one such fire is within it
@@ -156,11 +180,13 @@ TEST(Scenario, ManyShapesAndSpawnEventsAreCheckedAlike) {
   const std::string doc = with("{ \"terrain\": \"water\", \"rect\": [30, 0, 4, 48] }", shapes);
   auto events = [&](const std::string& last) {
     std::string e = "\"events\": [ ";
-    for (int i = 0; i < 700; ++i) e += "{ \"kind\": \"spawn\", \"tick\": 5, \"at\": [10, 10], \"count\": 1, \"colony\": 0 }, ";
+    for (int i = 0; i < 700; ++i)
+      e += "{ \"kind\": \"spawn\", \"tick\": 5, \"at\": [10, 10], \"count\": 1, \"colony\": 0 }, ";
     return std::string(doc).replace(doc.find("\"events\": ["), 11, e + last + ", ");
   };
   auto spawn_at = [](float x, float y) {
-    return "{ \"kind\": \"spawn\", \"tick\": 5, \"at\": [" + number_text(x) + ", " + number_text(y) + "], \"count\": 1, \"colony\": 0 }";
+    return "{ \"kind\": \"spawn\", \"tick\": 5, \"at\": [" + number_text(x) + ", " + number_text(y) +
+           "], \"count\": 1, \"colony\": 0 }";
   };
   EXPECT_EQ(parse_error(events(spawn_at(31.5f, 20))), "bad.json: events[700].at: the ants would appear in water");
   EXPECT_EQ(parse_error(events(spawn_at(49.5f, 31.5f))), "bad.json: events[700].at: the ants would appear in rock");
@@ -172,7 +198,8 @@ TEST(Scenario, ManyShapesAndSpawnEventsAreCheckedAlike) {
 
 TEST(Scenario, MoreAntsThanThePoolsHold) {
   std::string doc = with("\"events\"", "\"capacity\": { \"render_pieces\": 3000 }, \"events\"");
-  EXPECT_EQ(parse_error(doc), "bad.json: capacity.render_pieces: the scenario starts with 3417 render pieces but the capacity is 3000");
+  EXPECT_EQ(parse_error(doc),
+            "bad.json: capacity.render_pieces: the scenario starts with 3417 render pieces but the capacity is 3000");
   doc = with("\"events\"", "\"capacity\": { \"max_ants\": 10 }, \"events\"");
   EXPECT_EQ(parse_error(doc), "bad.json: capacity.max_ants: the scenario starts with 26 ants but the capacity is 10");
 }
@@ -223,27 +250,33 @@ TEST(Scenario, NestsTooCloseAndFoodThatOverlapsAreRefused) {
             "bad.json: colonies[1].nest: the nest is 0 cells from colonies[0]'s, closer than 5");
   EXPECT_EQ(parse_error(with("\"colonies\": [ ", two_nests + "{ \"nest\": [13, 13] }, ")),
             "bad.json: colonies[1].nest: the nest is 4.24264 cells from colonies[0]'s, closer than 5");
-  EXPECT_EQ(parse_error(with("{ \"at\": [20, 20], \"crumbs\": 10 }", "{ \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [22, 21], \"crumbs\": 4 }")),
+  EXPECT_EQ(parse_error(with("{ \"at\": [20, 20], \"crumbs\": 10 }",
+                             "{ \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [22, 21], \"crumbs\": 4 }")),
             "bad.json: food[1].at: its 3x3 cells overlap food[0]'s");
   Scenario s;
   std::string err;
-  EXPECT_TRUE(parse_scenario(with("{ \"at\": [20, 20], \"crumbs\": 10 }", "{ \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [23, 17], \"crumbs\": 4 }"),
+  EXPECT_TRUE(parse_scenario(with("{ \"at\": [20, 20], \"crumbs\": 10 }",
+                                  "{ \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [23, 17], \"crumbs\": 4 }"),
                              "good.json", s, &err))
       << err;
-  EXPECT_TRUE(parse_scenario(with("\"colonies\": [ ", two_nests + "{ \"nest\": [15, 10] }, "), "good.json", s, &err)) << err;
+  EXPECT_TRUE(parse_scenario(with("\"colonies\": [ ", two_nests + "{ \"nest\": [15, 10] }, "), "good.json", s, &err))
+      << err;
 }
 
 // nlohmann-json keeps the last of two equal keys; a scenario must not say two things.
 TEST(Scenario, AKeyGivenTwiceIsRefusedAtItsPath) {
-  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 64, \"width\": 32")), "bad.json: world.width: key given twice");
-  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 10, \"crumbs\": 5")), "bad.json: food[0].crumbs: key given twice");
+  EXPECT_EQ(parse_error(with("\"width\": 64", "\"width\": 64, \"width\": 32")),
+            "bad.json: world.width: key given twice");
+  EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 10, \"crumbs\": 5")),
+            "bad.json: food[0].crumbs: key given twice");
   EXPECT_EQ(parse_error(with("\"events\"", "\"seed\": 2, \"seed\": 3, \"events\"")), "bad.json: seed: key given twice");
   // Equal keys in different objects are not a repeat.
   Scenario s;
   std::string err;
-  EXPECT_TRUE(parse_scenario(with("\"food\": [ { \"at\": [20, 20], \"crumbs\": 10 } ]",
-                                  "\"food\": [ { \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [23, 20], \"crumbs\": 9 } ]"),
-                             "good.json", s, &err))
+  EXPECT_TRUE(
+      parse_scenario(with("\"food\": [ { \"at\": [20, 20], \"crumbs\": 10 } ]",
+                          "\"food\": [ { \"at\": [20, 20], \"crumbs\": 10 }, { \"at\": [23, 20], \"crumbs\": 9 } ]"),
+                     "good.json", s, &err))
       << err;
 }
 
@@ -258,7 +291,8 @@ TEST(Scenario, ARepeatIsFoundAmongManyKeys) {
 
 TEST(Scenario, ANumberTooLargeForAnyTypeIsNamedByItsPath) {
   EXPECT_EQ(parse_error(with("\"crumbs\": 10", "\"crumbs\": 1e400")), "bad.json: food[0].crumbs: number too large");
-  EXPECT_EQ(parse_error(with("\"at\": [12, 12]", "\"at\": [12, -1e999]")), "bad.json: events[0].at[1]: number too large");
+  EXPECT_EQ(parse_error(with("\"at\": [12, 12]", "\"at\": [12, -1e999]")),
+            "bad.json: events[0].at[1]: number too large");
 }
 
 // A whole number past 64 bits is shown as written, not as the decimal number the parser
@@ -280,10 +314,12 @@ TEST(Scenario, AWholeNumberPast64BitsIsShownAsWritten) {
 TEST(Scenario, ACoordinateThatRoundsToTheEdgeIsShownAsWritten) {
   EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [20, 47.999999999]")),
             "bad.json: food[0].at: (20, 47.999999999) is outside the 64x48 map (47.999999999 rounds to its edge, 48)");
-  EXPECT_EQ(parse_error(with("\"at\": [20, 20]", "\"at\": [63.9999999999, 20]")),
-            "bad.json: food[0].at: (63.9999999999, 20) is outside the 64x48 map (63.9999999999 rounds to its edge, 64)");
+  EXPECT_EQ(
+      parse_error(with("\"at\": [20, 20]", "\"at\": [63.9999999999, 20]")),
+      "bad.json: food[0].at: (63.9999999999, 20) is outside the 64x48 map (63.9999999999 rounds to its edge, 64)");
   // A range's message shows the value written too (not "4096 is out of range [0, 4096]").
-  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4096.0001")), "bad.json: events[0].radius: 4096.0001 is out of range [0, 4096]");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4096.0001")),
+            "bad.json: events[0].radius: 4096.0001 is out of range [0, 4096]");
 }
 
 // Nesting stops at 32 levels, named by its key path: unbounded, a million nested arrays
@@ -305,14 +341,20 @@ TEST(Scenario, TruncatedJson) {
 }
 
 TEST(Scenario, BadEventsAndColours) {
-  EXPECT_EQ(parse_error(with("\"kind\": \"bomb\"", "\"kind\": \"nuke\"")), "bad.json: events[0].kind: unknown event kind 'nuke' (bomb, fire, spawn, food)");
-  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4, \"count\": 3")), "bad.json: events[0].count: unknown key (known here: kind, tick, every, until, at, spread, radius, outer)");
-  EXPECT_EQ(parse_error(with("\"workers\": 20", "\"color\": \"red\"")), "bad.json: colonies[0].color: expected a colour like \"#ff8800\", got \"red\"");
-  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 0")), "bad.json: events[0].radius: a bomb needs a radius above 0");
-  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 1e-45")), "bad.json: events[0].radius: 1e-45 is below the smallest radius, 0.01 (or 0)");
+  EXPECT_EQ(parse_error(with("\"kind\": \"bomb\"", "\"kind\": \"nuke\"")),
+            "bad.json: events[0].kind: unknown event kind 'nuke' (bomb, fire, spawn, food)");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4, \"count\": 3")),
+            "bad.json: events[0].count: unknown key (known here: kind, tick, every, until, at, spread, radius, outer)");
+  EXPECT_EQ(parse_error(with("\"workers\": 20", "\"color\": \"red\"")),
+            "bad.json: colonies[0].color: expected a colour like \"#ff8800\", got \"red\"");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 0")),
+            "bad.json: events[0].radius: a bomb needs a radius above 0");
+  EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 1e-45")),
+            "bad.json: events[0].radius: 1e-45 is below the smallest radius, 0.01 (or 0)");
   EXPECT_EQ(parse_error(with("\"radius\": 4", "\"radius\": 4, \"outer\": 1e-300")),
             "bad.json: events[0].outer: 1e-300 is below the smallest radius, 0.01 (or 0)");
-  EXPECT_EQ(parse_error(with("\"tick\": 5", "\"tick\": 50, \"until\": 40")), "bad.json: events[0].until: tick 40 is before the event's first tick 50");
+  EXPECT_EQ(parse_error(with("\"tick\": 5", "\"tick\": 50, \"until\": 40")),
+            "bad.json: events[0].until: tick 40 is before the event's first tick 50");
   // The water strip is x 30..34: ants spawned there would stand in water, as a nest may not.
   const char* spawn_in_water = R"({ "kind": "spawn", "tick": 5, "at": [31, 20], "count": 10, "colony": 0 })";
   EXPECT_EQ(parse_error(with("{ \"kind\": \"bomb\", \"tick\": 5, \"at\": [12, 12], \"radius\": 4 }", spawn_in_water)),

@@ -75,11 +75,17 @@ Record& rec(Game& g, Handle h) {
 }
 
 template <class C>
-u32 count_of(Game& g, Handle h) { return g.ecs->list<C>(rec(g, h)).added; }
+u32 count_of(Game& g, Handle h) {
+  return g.ecs->list<C>(rec(g, h)).added;
+}
 template <class C>
-u32 reserved_of(Game& g, Handle h) { return g.ecs->list<C>(rec(g, h)).reserved; }
+u32 reserved_of(Game& g, Handle h) {
+  return g.ecs->list<C>(rec(g, h)).reserved;
+}
 template <class C>
-u32 taken(Game& g) { return g.ecs->stats<C>().taken; }
+u32 taken(Game& g) {
+  return g.ecs->stats<C>().taken;
+}
 
 struct PieceId {
   Part part;
@@ -89,7 +95,9 @@ struct PieceId {
 };
 std::vector<PieceId> pieces_of(Game& g, Handle h) {
   std::vector<PieceId> out;
-  g.ecs->for_each_component<RenderPiece>(rec(g, h), [&](u32, const RenderPiece& p) { out.push_back({p.part, p.side(), p.offset_x(), p.offset_y()}); });
+  g.ecs->for_each_component<RenderPiece>(rec(g, h), [&](u32, const RenderPiece& p) {
+    out.push_back({p.part, p.side(), p.offset_x(), p.offset_y()});
+  });
   return out;
 }
 
@@ -290,7 +298,8 @@ TEST(Maiming, RemovesExactlyOneLegAndKeepsTheOrder) {
 
   std::vector<PieceId> after = pieces_of(*g, h);
   ASSERT_EQ(after.size(), before.size() - 1);
-  auto first_right_leg = std::find_if(before.begin(), before.end(), [](const PieceId& p) { return p.part == Part::Leg && p.side == 1; });
+  auto first_right_leg =
+      std::find_if(before.begin(), before.end(), [](const PieceId& p) { return p.part == Part::Leg && p.side == 1; });
   std::vector<PieceId> expected = before;
   expected.erase(expected.begin() + (first_right_leg - before.begin()));
   EXPECT_EQ(after, expected);
@@ -395,7 +404,8 @@ TEST(Paint, AntsUnderWaterOrRockAreSweptAshore) {
   }
   const float wx = rec(*g, ants[0]).payload.x, wy = rec(*g, ants[0]).payload.y;
   for (int t = 0; t < 60; ++t) simulate_tick(*g);
-  EXPECT_NE(std::hypot(rec(*g, ants[0]).payload.x - wx, rec(*g, ants[0]).payload.y - wy), 0.0f) << "the swept ant does not walk";
+  EXPECT_NE(std::hypot(rec(*g, ants[0]).payload.x - wx, rec(*g, ants[0]).payload.y - wy), 0.0f)
+      << "the swept ant does not walk";
   expect_valid(*g);
 
   // Rock over all of a 128 x 128 map: the nest's cell is the one left to stand on, 135
@@ -426,9 +436,11 @@ TEST(Food, ADiagonalWallOfRockKeepsTheAntsOnTheirSide) {
   auto delivered = [](bool wall) {
     std::string shapes;
     for (int k = 0; wall && k < 64; ++k)
-      shapes += std::string(k ? ", " : "") + "{ \"terrain\": \"rock\", \"rect\": [" + std::to_string(k) + ", " + std::to_string(k) + ", 1, 1] }";
+      shapes += std::string(k ? ", " : "") + "{ \"terrain\": \"rock\", \"rect\": [" + std::to_string(k) + ", " +
+                std::to_string(k) + ", 1, 1] }";
     const std::string text = R"({ "seed": 5, "world": { "width": 64, "height": 64, "chunk_size": 16 },
-      "terrain": { "base": "dirt", "shapes": [ )" + shapes + R"( ] },
+      "terrain": { "base": "dirt", "shapes": [ )" +
+                             shapes + R"( ] },
       "colonies": [ { "nest": [12, 50], "workers": 200, "soldiers": 0, "spread": 3, "food": 100 } ],
       "food": [ { "at": [50, 12], "crumbs": 31 }, { "at": [40, 20], "crumbs": 31 }, { "at": [55, 30], "crumbs": 31 } ],
       "random_food": { "count": 0, "crumbs": [1, 1] }, "rules": { "upkeep": 0, "lay_interval": 0 } })";
@@ -518,12 +530,13 @@ TEST(Fire, CrossesGrassAndStopsAtWater) {
   for (u32 y = 0; y < 24; ++y)
     for (u32 x = 0; x < 48; ++x) {
       Terrain t = g->terrain[y * 48 + x];
-      if (x < 20) EXPECT_EQ(t, Terrain::Dirt) << x << "," << y;        // burned out
+      if (x < 20) EXPECT_EQ(t, Terrain::Dirt) << x << "," << y;  // burned out
       else if (x < 22) EXPECT_EQ(t, Terrain::Water) << x << "," << y;
-      else EXPECT_EQ(t, Terrain::Grass) << x << "," << y;              // never reached
+      else EXPECT_EQ(t, Terrain::Grass) << x << "," << y;  // never reached
     }
   // The tile entities' pieces follow the terrain.
-  EXPECT_EQ(g->ecs->component<RenderPiece>(rec(*g, g->tiles[12 * 48 + 4]), 0).sprite, tile_piece(u8(Terrain::Dirt), false).sprite);
+  EXPECT_EQ(g->ecs->component<RenderPiece>(rec(*g, g->tiles[12 * 48 + 4]), 0).sprite,
+            tile_piece(u8(Terrain::Dirt), false).sprite);
   expect_valid(*g);
 }
 
@@ -607,7 +620,8 @@ TEST(Births, AQueenLaysOnLandOnly) {
   g->ecs->for_each_simulated([&](Record& r) {
     if (!is_ant(r.payload.kind)) return;
     ++ants;
-    EXPECT_TRUE(passable(g->terrain[cell_index(*g, u32(r.payload.x), u32(r.payload.y))])) << r.payload.x << "," << r.payload.y;
+    EXPECT_TRUE(passable(g->terrain[cell_index(*g, u32(r.payload.x), u32(r.payload.y))]))
+        << r.payload.x << "," << r.payload.y;
   });
   EXPECT_GT(ants, 50u);
 }
@@ -683,7 +697,8 @@ TEST(Spawning, StartingFoodAndSpawnsOffLandAreRefusedByName) {
   s.food.push_back({22, 22, 10});
   EXPECT_EQ(refused(s), "test: food[0].at: the food is in rock");
   s.food = {{40, 40, 10}, {41, 40, 10}};
-  EXPECT_EQ(refused(s), "test: food[1].at: the cell already holds an earlier entry's food (food covers the 3x3 cells around it)");
+  EXPECT_EQ(refused(s),
+            "test: food[1].at: the cell already holds an earlier entry's food (food covers the 3x3 cells around it)");
   s.food.clear();
   s.base = Terrain::Water;  // noise keeps a yard of dirt around the nest, water elsewhere
   s.noise.enabled = true;
@@ -872,7 +887,8 @@ TEST(Dormant, AColonyOutOfViewForagesAtLongPeriods) {
       "colonies": [ { "nest": [64, 64], "workers": 100, "soldiers": 0, "food": 50 } ],
       "food": [ { "at": [80, 64], "crumbs": 31 }, { "at": [48, 64], "crumbs": 31 }, { "at": [64, 80], "crumbs": 31 } ],
       "random_food": { "count": 0, "crumbs": [1, 1] },
-      "rules": { "worker_lifespan": 100000000, "dormant_period": )" + std::to_string(period) + R"( },
+      "rules": { "worker_lifespan": 100000000, "dormant_period": )" +
+                             std::to_string(period) + R"( },
       "region": { "x": 0, "y": 0, "w": 1, "h": 1 } })";
     return delivered_after(text, 6000);
   };
@@ -891,7 +907,8 @@ TEST(Tiers, AnAntAgesByEveryTickAcrossRegionMoves) {
   s.rules.worker_lifespan = 100000;
   auto g = build(s);
   std::vector<Handle> ants;
-  for (int i = 0; i < 50; ++i) ants.push_back(spawn_ant(*g, 0, Kind::Worker, 20.0f + float(i % 10) * 8, 20.0f + float(i / 10) * 16, float(i)));
+  for (int i = 0; i < 50; ++i)
+    ants.push_back(spawn_ant(*g, 0, Kind::Worker, 20.0f + float(i % 10) * 8, 20.0f + float(i / 10) * 16, float(i)));
   std::vector<u32> born;
   for (Handle h : ants) born.push_back(rec(*g, h).payload.age);
   const u64 start = g->tick;
@@ -917,7 +934,8 @@ TEST(Tiers, ARegionWithoutASizeIsTheWholeMap) {
   Scenario s = small_world(128, 128, 16);
   s.region_x = 100, s.region_y = 100;
   auto g = build(s);
-  EXPECT_EQ(std::count(g->chunk_simulated.begin(), g->chunk_simulated.end(), 1), std::ptrdiff_t(g->chunk_simulated.size()));
+  EXPECT_EQ(std::count(g->chunk_simulated.begin(), g->chunk_simulated.end(), 1),
+            std::ptrdiff_t(g->chunk_simulated.size()));
   s.region_w = 20;  // a width: the region starts at x
   g = build(s);
   EXPECT_EQ(g->chunk_simulated[0], 0);
@@ -937,7 +955,8 @@ TEST(Tiers, DormantAntsDoNotCrossAThinWall) {
     for (u32 x = 30; x <= 50; ++x)
       if (x == 30 || x == 50 || y == 30 || y == 50) set_terrain(*g, cell_index(*g, x, y), Terrain::Water);
   std::vector<Handle> ants;
-  for (int i = 0; i < 60; ++i) ants.push_back(spawn_ant(*g, 0, Kind::Worker, 35.0f + float(i % 10), 35.0f + float(i / 10), float(i)));
+  for (int i = 0; i < 60; ++i)
+    ants.push_back(spawn_ant(*g, 0, Kind::Worker, 35.0f + float(i % 10), 35.0f + float(i / 10), float(i)));
   for (int t = 0; t < 2000; ++t) simulate_tick(*g);
   int inside = 0;
   for (Handle h : ants) {
@@ -957,7 +976,8 @@ TEST(Tiers, DormantAntsStillMoveAgeAndCrossChunks) {
   s.rules.dormant_period = 4;
   auto g = build(s);
   std::vector<Handle> ants;
-  for (int i = 0; i < 200; ++i) ants.push_back(spawn_ant(*g, 0, Kind::Worker, 40.0f + float(i % 20) * 3, 40.0f + float(i / 20) * 5, float(i)));
+  for (int i = 0; i < 200; ++i)
+    ants.push_back(spawn_ant(*g, 0, Kind::Worker, 40.0f + float(i % 20) * 3, 40.0f + float(i / 20) * 5, float(i)));
   std::vector<std::pair<float, float>> start;
   for (Handle h : ants) start.push_back({rec(*g, h).payload.x, rec(*g, h).payload.y});
   std::vector<u32> chunk0;
@@ -1086,7 +1106,8 @@ TEST(Tiers, ADyingAntStaysInItsTierWhenItsChunkJoinsTheRegion) {
   s.region_w = 1, s.region_h = 1;  // chunk 0 simulated, the rest dormant
   auto g = build(s);
   std::vector<Handle> ants;
-  for (int i = 0; i < 10; ++i) ants.push_back(spawn_ant(*g, 0, Kind::Worker, 40.5f + float(i % 5), 40.5f + float(i / 5), 0));
+  for (int i = 0; i < 10; ++i)
+    ants.push_back(spawn_ant(*g, 0, Kind::Worker, 40.5f + float(i % 5), 40.5f + float(i / 5), 0));
   for (Handle h : ants) rec(*g, h).payload.speed = 0;
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(kill_ant(*g, rec(*g, ants[size_t(i)]), DeathCause::Fire));
   const u64 moves = g->moves;
@@ -1135,7 +1156,8 @@ TEST(Commands, OneTicksCommandsStayWithinTheirBudget) {
   EXPECT_EQ(tick_commands_problem(*g, g->pending_commands), "");
   std::vector<Command> more = g->pending_commands;
   more.push_back(whole_map);
-  EXPECT_EQ(tick_commands_problem(*g, more), "the commands of one tick touch 1052672 cells, more than 256 times the map's 4096");
+  EXPECT_EQ(tick_commands_problem(*g, more),
+            "the commands of one tick touch 1052672 cells, more than 256 times the map's 4096");
   simulate_tick(*g);
   EXPECT_TRUE(queue_command(*g, whole_map));
   // A spawn counts a cell per ant, as apply_command caps it (a million).
