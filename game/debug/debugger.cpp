@@ -444,6 +444,11 @@ namespace {
 void adopt_world(Debugger& dbg, const Game& game) {
   dbg.world_seen = game.ecs.get();
   dbg.last_tick = game.tick;
+  // The theatre's serials name releases of the world's own journal.
+  dbg.replay = ReleaseReplay{};
+  dbg.what_if = WhatIf{};
+  dbg.playing = false;
+  dbg.theatre_seen = game.ecs->journal().release_count();
   dbg.chunk_data = ChunkMapData{};
   dbg.map_cells.clear();
   dbg.map_cells_pool = -1;

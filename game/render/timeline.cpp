@@ -56,6 +56,13 @@ void show_past(App& app, std::unique_ptr<Game> g) {
   debugger_show_past(app.debugger, *app.game, live_tick(app));
 }
 
+// With the debugger open, the theatre picks the release of the tick just re-simulated (the
+// tick that ended at the tick shown), ready to step through move by move.
+void show_release(App& app) {
+  if (app.debugger.open && app.game->tick > 0)
+    debugger_show_release_of_tick(app.debugger, *app.game, app.game->tick - 1);
+}
+
 bool mismatch(App& app, const std::string& err, std::string* out) {
   show_error(app, "rewind: " + err);
   if (out) *out = err;
@@ -83,13 +90,15 @@ bool rewind_to(App& app, uint64_t tick, std::string* err) {
       take_blasts(app.effects, *app.game);
     }
     debugger_show_past(app.debugger, *app.game, live_tick(app));
+    show_release(app);
     return true;
   }
   if (rewound(app) && tick == app.game->tick) return true;
   std::string why;
-  std::unique_ptr<Game> g = history_restore(h, tick, &why);
+  std::unique_ptr<Game> g = history_restore(h, tick, &why, app.debugger.open);
   if (!g) return mismatch(app, why, err);
   show_past(app, std::move(g));
+  show_release(app);
   return true;
 }
 

@@ -343,18 +343,23 @@ bool history_step(History& h, Game& g) {
   return true;
 }
 
-std::unique_ptr<Game> history_restore(History& h, u64 tick, std::string* err) {
+std::unique_ptr<Game> history_restore(History& h, u64 tick, std::string* err, bool journal) {
   if (h.keyframes.empty() || tick < h.first || tick > h.last) {
     if (err)
       *err = "tick " + std::to_string(tick) + " is outside the history (ticks " + std::to_string(h.first) + " to " +
              std::to_string(h.last) + ")";
     return nullptr;
   }
-  auto k = std::upper_bound(h.keyframes.begin(), h.keyframes.end(), tick,
+  // The nearest keyframe at or before `tick` (the first is at h.first). Journaled, the nearest
+  // at or before tick - 1: the tick ending at `tick` is then re-simulated and its release
+  // journaled.
+  const u64 from = journal && tick > h.first ? tick - 1 : tick;
+  auto k = std::upper_bound(h.keyframes.begin(), h.keyframes.end(), from,
                             [](u64 t, const Keyframe& kf) { return t < kf.tick; });
-  --k;  // the nearest at or before `tick` (the first keyframe is at h.first)
+  --k;
   std::unique_ptr<Game> g = open_keyframe(*k, err);
   if (!g) return nullptr;
+  g->ecs->set_journal(journal);
   while (g->tick < tick) {
     if (!history_step(h, *g)) {
       if (err) *err = "re-simulation differs from live play at " + h.mismatch;

@@ -130,8 +130,10 @@ u64 history_working_bytes(const History& h);
 // The world as it was at `tick` (first <= tick <= last): the nearest keyframe at or
 // before it, re-simulated. nullptr with *err when the tick is outside the history, a
 // keyframe does not load, or a re-simulated tick differs from its live self (also noted
-// in h.mismatch).
-std::unique_ptr<Game> history_restore(History& h, u64 tick, std::string* err);
+// in h.mismatch). With `journal`, the engine's release journal is on through the
+// re-simulation (which then includes the tick ending at `tick`), so the releases of the
+// ticks re-simulated can be replayed move by move.
+std::unique_ptr<Game> history_restore(History& h, u64 tick, std::string* err, bool journal = false);
 // Re-simulates g (a restored world inside the history, g.tick < last) one tick with the
 // recorded inputs and checks it. False on a mismatch (h.mismatch says where).
 bool history_step(History& h, Game& g);

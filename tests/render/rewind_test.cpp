@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "../common/offscreen_app.h"
 #include "../common/scratch.h"
@@ -99,6 +100,81 @@ TEST(Rewind, StepBackKeyShowsThePastEverywhereAndBackToLiveReturnsUntouched) {
   EXPECT_EQ(state_hash(a.game()), live_hash);
   EXPECT_EQ(a.app.debugger.taken_history[0].count, plotted);
   EXPECT_EQ(a.app.history.last, live) << "nothing forked";
+}
+
+// The biggest kill the world's journal holds for `tick`, its steps in order (all pools).
+struct JournaledKill {
+  bool found = false;
+  unsigned victims = 0;
+  ecs::ReleasePath path = ecs::ReleasePath::None;
+  std::vector<ecs::JournalStep> steps;
+};
+JournaledKill kill_of_tick(const Game& g, u64 tick) {
+  JournaledKill out;
+  const auto& j = g.ecs->journal();
+  for (u64 s = 0; s < j.release_count(); ++s) {
+    const ColonyEcs::JournalRelease* r = j.release(s);
+    if (!r || r->tick != tick || r->path == ecs::ReleasePath::RemoveOne || r->victims <= out.victims) continue;
+    out.found = true, out.victims = r->victims, out.path = r->path;
+    out.steps.clear();
+    for (u64 k = 0; k < r->steps_recorded; ++k) out.steps.push_back(j.step(*r, k));
+  }
+  return out;
+}
+
+void expect_same_moves(const JournaledKill& live, const JournaledKill& again) {
+  ASSERT_TRUE(again.found) << "the re-simulated tick journaled no kill";
+  EXPECT_EQ(again.victims, live.victims);
+  EXPECT_EQ(again.path, live.path);
+  ASSERT_EQ(again.steps.size(), live.steps.size());
+  for (size_t i = 0; i < live.steps.size(); ++i) {
+    const ecs::JournalStep &a = live.steps[i], &b = again.steps[i];
+    ASSERT_TRUE(a.kind == b.kind && a.pool == b.pool && a.from == b.from && a.to == b.to && a.owner == b.owner &&
+                a.local == b.local)
+        << "step " << i << " differs from live";
+  }
+}
+
+// Rewound to the tick before a big bomb and stepped once, the engine's journal records the
+// release move for move as it did live, and the theatre picks it ready to play; going
+// straight to the tick after the bomb (a keyframe restored and re-simulated) does the same.
+TEST(Rewind, SteppingThroughABombTickJournalsTheSameMovesAsLive) {
+  colony_test::OffscreenApp a(scenario("default.json"));
+  ASSERT_TRUE(a.ok) << a.err;
+  a.app.debugger.open = true;
+  a.frames(90);
+  ASSERT_TRUE(queue_command(a.game(), big_bomb_at(a.game().colonies[0].nest_x + 4, a.game().colonies[0].nest_y)));
+  const u64 bomb_tick = a.game().tick;
+  a.frames(1);
+  const JournaledKill live = kill_of_tick(a.game(), bomb_tick);
+  ASSERT_TRUE(live.found);
+  ASSERT_GT(live.victims, 20u);
+  ASSERT_FALSE(live.steps.empty());
+  a.frames(60);
+  a.app.paused = true;
+  a.frames(1);
+
+  a.app.rewind_request = {RewindRequest::ToTick, bomb_tick};
+  a.frames(1);
+  ASSERT_EQ(a.game().tick, bomb_tick);
+  key(a, SDLK_PERIOD);
+  ASSERT_EQ(a.game().tick, bomb_tick + 1);
+  expect_same_moves(live, kill_of_tick(a.game(), bomb_tick));
+  const ReleaseReplay& shown = a.app.debugger.replay;
+  EXPECT_TRUE(shown.loaded);
+  EXPECT_EQ(shown.tick, bomb_tick);
+  EXPECT_EQ(shown.cursor, 0u) << "ready at the first move, not played through";
+  EXPECT_TRUE(a.app.debugger.show_pool_map);
+
+  key(a, SDLK_END);
+  a.app.rewind_request = {RewindRequest::ToTick, bomb_tick + 1};
+  a.frames(1);
+  ASSERT_TRUE(rewound(a.app));
+  ASSERT_EQ(a.game().tick, bomb_tick + 1);
+  expect_same_moves(live, kill_of_tick(a.game(), bomb_tick));
+  EXPECT_TRUE(a.app.debugger.replay.loaded);
+  EXPECT_EQ(a.app.debugger.replay.tick, bomb_tick);
+  EXPECT_TRUE(a.app.history.mismatch.empty()) << a.app.history.mismatch;
 }
 
 TEST(Rewind, SteppingForwardToTheLiveTickIsLiveAgain) {
