@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
+
 namespace colony::render {
 
 namespace {
@@ -18,6 +21,9 @@ float random01(Effects& fx) {
   return float(fx.rng & 0xFFFFFF) / float(0xFFFFFF);
 }
 float random_range(Effects& fx, float lo, float hi) { return lo + (hi - lo) * random01(fx); }
+
+// The unit vector at angle a (radians).
+glm::vec2 direction(float a) { return {glm::cos(a), glm::sin(a)}; }
 
 void emit(Effects& fx, const Particle& p) {
   if (fx.particles.size() < kMaxParticles) fx.particles.push_back(p);
@@ -51,16 +57,15 @@ void start_explosion(Effects& fx, float x, float y, float radius) {
   if (fx.explosions.size() >= kMaxExplosions) return;
   fx.explosions.push_back({x, y, radius, 0});
   const float power = std::sqrt(radius / 6.f);
+  const glm::vec2 at(x, y);
   // Debris: clods of earth thrown out in an arc.
   int debris = std::min(160, 24 + int(radius * 5));
   for (int i = 0; i < debris; ++i) {
     float a = random_range(fx, 0, 6.2831853f), sp = random_range(fx, 4, 26) * power;
     float r0 = random_range(fx, 0, radius * 0.5f);
     uint8_t shade = uint8_t(random_range(fx, 140, 255));
-    emit(fx, {x + std::cos(a) * r0,
-              y + std::sin(a) * r0,
-              std::cos(a) * sp,
-              std::sin(a) * sp,
+    emit(fx, {at + direction(a) * r0,
+              direction(a) * sp,
               0,
               random_range(fx, 0.5f, 1.3f),
               random_range(fx, 0.35f, 1.0f) * std::min(2.f, power),
@@ -77,10 +82,8 @@ void start_explosion(Effects& fx, float x, float y, float radius) {
   int sparks = std::min(120, 20 + int(radius * 3));
   for (int i = 0; i < sparks; ++i) {
     float a = random_range(fx, 0, 6.2831853f), sp = random_range(fx, 15, 45) * power;
-    emit(fx, {x,
-              y,
-              std::cos(a) * sp,
-              std::sin(a) * sp,
+    emit(fx, {at,
+              direction(a) * sp,
               0,
               random_range(fx, 0.2f, 0.55f),
               random_range(fx, 0.8f, 1.6f),
@@ -101,10 +104,8 @@ void start_explosion(Effects& fx, float x, float y, float radius) {
     float a = random_range(fx, 0, 6.2831853f), r0 = random_range(fx, 0, radius * 0.7f),
           sp = random_range(fx, 0.5f, 3.f) * power;
     uint8_t shade = uint8_t(random_range(fx, 40, 90));
-    emit(fx, {x + std::cos(a) * r0,
-              y + std::sin(a) * r0,
-              std::cos(a) * sp,
-              std::sin(a) * sp - 0.6f,
+    emit(fx, {at + direction(a) * r0,
+              direction(a) * sp - glm::vec2(0, 0.6f),  // smoke rises
               0,
               random_range(fx, 1.4f, 3.0f),
               radius * random_range(fx, 0.35f, 0.6f),
@@ -125,8 +126,8 @@ void advance_effects(Effects& fx, float dt, Camera& cam) {
   for (auto& p : fx.particles) {
     p.age += dt;
     float keep = std::max(0.f, 1.f - p.drag * dt);
-    p.vx *= keep, p.vy *= keep;
-    p.x += p.vx * dt, p.y += p.vy * dt;
+    p.vel *= keep;
+    p.pos += p.vel * dt;
     p.size += p.grow * dt;
     p.angle += p.spin * dt;
   }
@@ -166,11 +167,10 @@ void draw_effects(const Effects& fx, FrameBatch& b, const Camera& cam) {
     float angle = p.angle;
     if (p.sprite == kSpriteSpark) {
       // Sparks stretch along their motion.
-      float speed = std::hypot(p.vx, p.vy);
-      w = size * (0.6f + speed * 0.05f), h = size * 0.5f;
-      angle = std::atan2(p.vy, p.vx);
+      w = size * (0.6f + glm::length(p.vel) * 0.05f), h = size * 0.5f;
+      angle = std::atan2(p.vel.y, p.vel.x);
     }
-    push_sprite(b, Layer(p.layer), cam, p.x, p.y, angle, w, h, p.sprite, c);
+    push_sprite(b, Layer(p.layer), cam, p.pos.x, p.pos.y, angle, w, h, p.sprite, c);
   }
 }
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <glm/vec2.hpp>
+
 #include "camera.h"
 #include "game.h"
 #include "world_batch.h"
@@ -20,12 +22,12 @@ struct Explosion {
 };
 
 struct Particle {
-  float x = 0, y = 0, vx = 0, vy = 0;  // cells, cells per second
-  float age = 0, life = 1;             // seconds
-  float size = 1, grow = 0;            // cells, cells per second
-  float angle = 0, spin = 0;           // radians, radians per second
-  float drag = 0;                      // fraction of speed lost per second
-  float lift = 0;                      // debris arc: extra size at mid-flight
+  glm::vec2 pos{0}, vel{0};   // cells, cells per second
+  float age = 0, life = 1;    // seconds
+  float size = 1, grow = 0;   // cells, cells per second
+  float angle = 0, spin = 0;  // radians, radians per second
+  float drag = 0;             // fraction of speed lost per second
+  float lift = 0;             // debris arc: extra size at mid-flight
   uint16_t sprite = 0;
   uint8_t layer = 0;
   SDL_Color color{255, 255, 255, 255};

@@ -45,8 +45,9 @@ constexpr float kStarveChance = 0.0008f;
 }
 
 // Turns toward (tx, ty) by at most `step` radians.
-void steer_toward(Body& b, float c, float s, float tx, float ty, float step) {
-  float cross = c * (ty - b.y) - s * (tx - b.x);
+void steer_toward(Body& b, glm::vec2 dir, glm::vec2 target, float step) {
+  const glm::vec2 to = target - position(b);
+  const float cross = dir.x * to.y - dir.y * to.x;  // > 0: the target lies to the left
   b.heading += cross > 0 ? step : -step;
 }
 
@@ -61,15 +62,16 @@ bool corner_blocked(const Game& g, float x, float y, float nx, float ny) {
   return !passable(g.terrain[cy * g.width + nxc]) && !passable(g.terrain[nyc * g.width + cx]);
 }
 
-u32 step_forward(Game& g, Body& b, float c, float s, float dist, u32 turn_salt_id) {
-  float nx = b.x + c * dist, ny = b.y + s * dist;
-  if (!in_map(g, nx, ny) || !passable(g.terrain[u32(ny) * g.width + u32(nx)]) || corner_blocked(g, b.x, b.y, nx, ny)) {
+u32 step_forward(Game& g, Body& b, glm::vec2 dir, float dist, u32 turn_salt_id) {
+  const glm::vec2 next = position(b) + dir * dist;
+  if (!in_map(g, next.x, next.y) || !passable(g.terrain[u32(next.y) * g.width + u32(next.x)]) ||
+      corner_blocked(g, b.x, b.y, next.x, next.y)) {
     b.heading = wrap_angle(b.heading + kPi * (0.5f + hash_float(g.seed, g.tick, turn_salt_id, kTurn)));
     return ecs::kNone;
   }
-  b.x = nx;
-  b.y = ny;
-  return u32(ny) * g.width + u32(nx);
+  b.x = next.x;
+  b.y = next.y;
+  return u32(next.y) * g.width + u32(next.x);
 }
 
 // How far from its nest a worker defends its ground, and a soldier (cells).
@@ -77,10 +79,8 @@ constexpr float kTerritory = 24.0f;
 constexpr float kSoldierGround = 28.0f;
 
 bool on_home_ground(const Game& g, const Body& b) {
-  const Colony& home = g.colonies[b.colony];
-  const float hx = b.x - home.nest_x, hy = b.y - home.nest_y;
   const float ground = b.kind == Kind::Soldier ? kSoldierGround : kTerritory;
-  return hx * hx + hy * hy <= ground * ground;
+  return length_squared(position(b) - nest_of(g.colonies[b.colony])) <= ground * ground;
 }
 
 // A meeting of two enemies. Each lands a blow with the rules' strike_chance, on its own
@@ -137,23 +137,22 @@ void sense_and_steer(Game& g, Record& r, bool returning, bool sense_tick) {
   for (u32 k = 0; sense_tick && k < sl.added; ++k) {
     Sensor& sn = sensors[sl.slot[k]];
     float a = b.heading + sn.angle;
-    sn.reading = trail[cell_of(g, b.x + fast_cos(a) * sn.reach, b.y + fast_sin(a) * sn.reach)];
+    sn.reading = trail[cell_of(g, position(b) + direction(a) * sn.reach)];
     if (sn.reading > best) best = sn.reading, best_angle = sn.angle;
   }
   float wander = hash_float(g.seed, g.tick, id, kWander) - 0.5f;
   b.heading += best > 0.01f ? best_angle * 0.6f + wander * 0.2f : wander * 0.45f;
-  float c = fast_cos(b.heading), s = fast_sin(b.heading);
+  const glm::vec2 dir = direction(b.heading);
   // Danger (explosions, fire) is felt just ahead: the ant turns back.
-  if (g.cell_flags[cell_of(g, b.x + c * 2.0f, b.y + s * 2.0f)] & kCellDanger) {
+  if (g.cell_flags[cell_of(g, position(b) + dir * 2.0f)] & kCellDanger) {
     b.heading += kPi * (0.75f + 0.5f * wander);
     b.state = AntState::Fleeing;
   }
   if (returning) {
-    steer_toward(b, c, s, home.nest_x, home.nest_y, 0.08f);
+    steer_toward(b, dir, nest_of(home), 0.08f);
   } else if (b.kind == Kind::Soldier) {
     // Soldiers patrol a ring around the nest: pulled home when they stray too far.
-    float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
-    if (dx * dx + dy * dy > 40.0f * 40.0f) steer_toward(b, c, s, home.nest_x, home.nest_y, 0.1f);
+    if (length_squared(position(b) - nest_of(home)) > 40.0f * 40.0f) steer_toward(b, dir, nest_of(home), 0.1f);
   }
   b.heading = wrap_angle(b.heading);
 }
@@ -162,7 +161,7 @@ void sense_and_steer(Game& g, Record& r, bool returning, bool sense_tick) {
 // (the one it stood on when water, rock or the map's edge blocked it).
 u32 walk(Game& g, Body& b, u32 id) {
   float dist = b.speed * float(b.legs) / 6.0f;
-  u32 cell = step_forward(g, b, fast_cos(b.heading), fast_sin(b.heading), dist, id);
+  u32 cell = step_forward(g, b, direction(b.heading), dist, id);
   if (cell == ecs::kNone) cell = b.cell;
   b.cell = cell;
   return cell;
@@ -181,8 +180,7 @@ void forage(Game& g, Record& r, bool returning, u32 cell) {
   Body& b = r.payload;
   const Colony& home = g.colonies[b.colony];
   if (!returning && b.kind == Kind::Worker && (g.cell_flags[cell] & kCellFood)) take_food(g, r);
-  float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
-  if (dx * dx + dy * dy >= kNestRadius * kNestRadius) return;
+  if (length_squared(position(b) - nest_of(home)) >= kNestRadius * kNestRadius) return;
   if (returning) deliver_food(g, r);
   else b.scent = 1;
 }
@@ -317,18 +315,18 @@ void advance_dormant(Game& g, Record& r) {
   const Game::Stand from{b.x, b.y, b.cell, r.header.chunk};
   const bool looking = !b.carrying && b.kind == Kind::Worker;
   auto walk_leg = [&](float dist) {  // false once the ant stops (blocked, or on food)
-    const float c = fast_cos(b.heading), s = fast_sin(b.heading);
+    const glm::vec2 dir = direction(b.heading);
     const u32 pieces = std::max(1u, u32(std::ceil(dist / kDormantPiece)));
     for (u32 k = 0; k < pieces; ++k) {
-      if (step_forward(g, b, c, s, dist / float(pieces), id) == ecs::kNone) return false;
+      if (step_forward(g, b, dir, dist / float(pieces), id) == ecs::kNone) return false;
       if (looking && (g.cell_flags[cell_of(g, b.x, b.y)] & kCellFood)) return false;
     }
     return true;
   };
   if (b.carrying) {
-    const float hx = home.nest_x - b.x, hy = home.nest_y - b.y;
-    b.heading = std::atan2(hy, hx);
-    walk_leg(std::min(per_tick * float(dt), std::sqrt(hx * hx + hy * hy)));
+    const glm::vec2 to_nest = nest_of(home) - position(b);
+    b.heading = std::atan2(to_nest.y, to_nest.x);
+    walk_leg(std::min(per_tick * float(dt), glm::length(to_nest)));
   } else {
     for (u32 done = 0, leg = 0; done < dt; done += kDormantLeg, ++leg) {
       b.heading = wrap_angle(b.heading + (hash_float(g.seed, g.tick + leg, id, kDormantWalk) - 0.5f) * 1.2f);
@@ -337,8 +335,7 @@ void advance_dormant(Game& g, Record& r) {
   }
   b.cell = cell_of(g, b.x, b.y);
   if (looking && (g.cell_flags[b.cell] & kCellFood)) take_food(g, r);
-  float dx = b.x - home.nest_x, dy = b.y - home.nest_y;
-  if (b.carrying && dx * dx + dy * dy < kNestRadius * kNestRadius * 4) deliver_food(g, r);
+  if (b.carrying && length_squared(position(b) - nest_of(home)) < kNestRadius * kNestRadius * 4) deliver_food(g, r);
   note_chunk_change(g, r, g.ecs->grid().chunk_at(b.x, b.y), from);
 }
 

@@ -11,6 +11,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
+
 #include "body_plans.h"
 #include "game.h"
 
@@ -56,6 +59,14 @@ inline float fast_sin(float x) {
 }
 inline float fast_cos(float x) { return fast_sin(x + kPi / 2); }
 
+// Positions and directions as glm vectors. Their arithmetic is component by component in the
+// order the scalar code wrote it, so the simulation's results (and the state hash) are the
+// same to the bit; records keep their plain floats (trivially copyable, sizes fixed).
+inline glm::vec2 direction(float heading) { return {fast_cos(heading), fast_sin(heading)}; }
+inline glm::vec2 position(const Body& b) { return {b.x, b.y}; }
+inline glm::vec2 nest_of(const Colony& c) { return {c.nest_x, c.nest_y}; }
+inline float length_squared(glm::vec2 v) { return glm::dot(v, v); }
+
 // The tags the walks for ants, food and corpses skip: tiles, which are most of a chunk's
 // records. A chunk's tiles are created first and never move or die, so they fill whole
 // storage blocks that the engine's views pass unread (ecs/view.h).
@@ -99,6 +110,7 @@ inline u32 cell_of(const Game& g, float x, float y) {
   int cx = std::clamp(int(x), 0, int(g.width) - 1), cy = std::clamp(int(y), 0, int(g.height) - 1);
   return u32(cy) * g.width + u32(cx);
 }
+inline u32 cell_of(const Game& g, glm::vec2 p) { return cell_of(g, p.x, p.y); }
 
 inline float& field(Game& g, u32 colony, Field f, u32 cell) { return g.fields[colony * 2 + u32(f)][cell]; }
 
