@@ -444,7 +444,9 @@ namespace {
 void adopt_world(Debugger& dbg, const Game& game) {
   dbg.world_seen = game.ecs.get();
   dbg.last_tick = game.tick;
-  // The theatre's serials name releases of the world's own journal.
+  // The theatre's serials name releases of the world's own journal, and the last kill shown
+  // is one of this world's.
+  dbg.release_seen = false;
   dbg.replay = ReleaseReplay{};
   dbg.what_if = WhatIf{};
   dbg.playing = false;
