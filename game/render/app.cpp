@@ -330,6 +330,10 @@ bool tool_command(const App& app, float wx, float wy, Command* out) {
       break;
     default: return false;
   }
+  // The fine brush paints (or lights) the one cell under the pointer: a disc of half a
+  // cell about its centre holds that cell alone.
+  if ((c.kind == CommandKind::PaintTerrain || c.kind == CommandKind::Ignite) && app.brush <= kFineBrush)
+    c.x = std::floor(wx) + 0.5f, c.y = std::floor(wy) + 0.5f, c.radius = kFineBrush;
   *out = c;
   return true;
 }
@@ -447,8 +451,8 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
       if (!app.game->colonies.empty()) app.spawn_colony = (app.spawn_colony + 1) % int(app.game->colonies.size());
       break;
     case SDLK_x: app.spawn_caste = 1 - app.spawn_caste; break;
-    case SDLK_LEFTBRACKET: app.brush = std::max(1.f, app.brush - 1); break;
-    case SDLK_RIGHTBRACKET: app.brush = std::min(24.f, app.brush + 1); break;
+    case SDLK_LEFTBRACKET: app.brush = app.brush <= 1 ? kFineBrush : std::max(1.f, app.brush - 1); break;
+    case SDLK_RIGHTBRACKET: app.brush = app.brush < 1 ? 1 : std::min(kMaxBrush, app.brush + 1); break;
     case SDLK_F5:
       if (!quicksave(app, &err)) show_error(app, err);
       break;
@@ -459,10 +463,38 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
   }
 }
 
+// The fine brush's stroke from (x0, y0) to (x1, y1): a dab on every cell the segment
+// passes through, in order (a grid walk: each step crosses the nearer of the next
+// column or row line), so a wall drawn with it is one cell wide and has no diagonal gap
+// for an ant to slip through.
+void fine_stroke(App& app, float x0, float y0, float x1, float y1) {
+  int cx = int(std::floor(x0)), cy = int(std::floor(y0));
+  const int ex = int(std::floor(x1)), ey = int(std::floor(y1));
+  const float dx = x1 - x0, dy = y1 - y0;
+  const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+  const float inf = std::numeric_limits<float>::infinity();
+  // The segment's parameter t (0..1) at the next column and row line, and per cell.
+  const float step_x = dx != 0 ? std::fabs(1 / dx) : inf, step_y = dy != 0 ? std::fabs(1 / dy) : inf;
+  float next_x = dx != 0 ? (float(cx + (sx > 0)) - x0) / dx : inf;
+  float next_y = dy != 0 ? (float(cy + (sy > 0)) - y0) / dy : inf;
+  for (int n = std::abs(ex - cx) + std::abs(ey - cy); n > 0; --n) {
+    if (next_x < next_y) cx += sx, next_x += step_x;
+    else cy += sy, next_y += step_y;
+    apply_tool(app, float(cx) + 0.5f, float(cy) + 0.5f, false);
+  }
+}
+
 // A stroke goes on to the world position (wx, wy). It lays a dab every half brush along
 // the pointer's path, so that a quick movement, whose motion events come cells apart,
 // still paints a solid line.
 void continue_stroke(App& app, float wx, float wy) {
+  if (app.brush <= kFineBrush) {
+    const float x0 = app.last_paint_x, y0 = app.last_paint_y;
+    app.last_paint_x = wx, app.last_paint_y = wy;
+    if (std::hypot(wx - x0, wy - y0) <= 4096) fine_stroke(app, x0, y0, wx, wy);
+    else apply_tool(app, wx, wy, false);
+    return;
+  }
   const float step = std::max(0.5f, app.brush * 0.5f);
   float x0 = app.last_paint_x, y0 = app.last_paint_y, d = std::hypot(wx - x0, wy - y0);
   if (!(d <= 4096 * step)) x0 = wx, y0 = wy, d = 0;  // no stroke to continue: a dab here

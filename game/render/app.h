@@ -68,6 +68,9 @@ struct FrameStats {
   uint64_t longest_frame_tick = 0;
 };
 
+// The brush's radius runs from kFineBrush (one cell, for walls a cell wide) to kMaxBrush.
+constexpr float kFineBrush = 0.5f, kMaxBrush = 24;
+
 // What the timeline and the rewind keys ask for; done at the start of the next frame, before
 // the ticks (a frame's drawing keeps to one world).
 struct RewindRequest {
@@ -99,7 +102,7 @@ struct App {
   bool follow = false;
   bool show_help = false;
   bool show_hud = true;
-  float brush = 3;  // paint / ignite radius in cells
+  float brush = 3;  // paint / ignite radius in cells; kFineBrush: the one cell under the pointer
   int spawn_colony = 0;
   int spawn_caste = 0;  // 0 worker, 1 soldier
   int spawn_count = 20;

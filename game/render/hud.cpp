@@ -53,7 +53,7 @@ void style_ui() {
 const HelpLine kHelpLines[] = {
     {"Left click", "use the current tool (drag to paint terrain or spread fire)"},
     {"1 .. 9", "tools: select, bomb, big bomb, fire, food, water, rock, grass, spawn ants"},
-    {"[  ]", "brush radius for fire and painting"},
+    {"[  ]", "brush radius for fire and painting, down to one cell (walls for a maze)"},
     {"C / X", "spawn tool: next colony / worker or soldier"},
     {"W A S D, arrows", "pan the camera"},
     {"Right or middle drag", "pan the camera"},
@@ -186,7 +186,7 @@ void draw_toolbar(App& app) {
     if (app.tool == Tool::Ignite || app.tool == Tool::PaintWater || app.tool == Tool::PaintRock ||
         app.tool == Tool::PaintGrass) {
       place(labelled("brush (cells)", 90));
-      slider_in_range("brush (cells)", &app.brush, 1, 24, "%.0f");
+      slider_in_range("brush (cells)", &app.brush, kFineBrush, kMaxBrush, app.brush <= kFineBrush ? "one" : "%.0f");
     } else if (app.tool == Tool::Spawn && !g.colonies.empty()) {
       place(ImGui::CalcTextSize("colony").x);
       ImGui::TextUnformatted("colony");

@@ -1475,4 +1475,64 @@ TEST(RenderWindow, AMissingScenarioIsExitCode2WithNoWindow) {
   SDL_QuitSubSystem(SDL_INIT_VIDEO);
 }
 
+// [SECTION] Drawing a maze
+
+// The fine brush: [ reaches one cell, and a stroke paints exactly the cells its path
+// crosses, a line one cell wide with no diagonal gap, and nothing else.
+TEST(RenderTools, TheOneCellBrushPaintsExactlyTheCellsUnderTheStroke) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.frames(2);
+  h.key(SDLK_7);
+  for (int i = 0; i < 4; ++i) h.key(SDLK_LEFTBRACKET);
+  h.frames(1);
+  ASSERT_EQ(h.app.tool, Tool::PaintRock);
+  ASSERT_EQ(h.app.brush, kFineBrush);
+  h.app.paused = true;
+  Game& g = h.game();
+  const std::vector<Terrain> before = g.terrain;
+  // A stroke in two legs: along a row, then slanting down and right, drawn as the pointer
+  // goes (screen pixels, the path's points where the events put them).
+  const float path[3][2] = {{6.3f, 5.6f}, {30.7f, 5.4f}, {37.2f, 16.8f}};
+  h.press_at(h.sx(path[0][0]), h.sy(path[0][1]));
+  h.frames(1);
+  for (int k = 1; k < 3; ++k) {
+    h.drag_to(h.sx(path[k][0]), h.sy(path[k][1]));
+    h.frames(1);
+  }
+  h.release_at(h.sx(path[2][0]), h.sy(path[2][1]));
+  h.app.step_requests = 1;
+  h.frames(2);
+  // The cells under the stroke, from its points as the window took them, by sampling
+  // each leg finely.
+  std::vector<u8> under(g.terrain.size(), 0);
+  float px = world_x(h.app.camera, float(h.sx(path[0][0]))), py = world_y(h.app.camera, float(h.sy(path[0][1])));
+  under[cell_index(g, int(px), int(py))] = 1;
+  for (int k = 1; k < 3; ++k) {
+    const float qx = world_x(h.app.camera, float(h.sx(path[k][0]))),
+                qy = world_y(h.app.camera, float(h.sy(path[k][1])));
+    for (int i = 0; i <= 20000; ++i) {
+      const float t = float(i) / 20000;
+      under[cell_index(g, int(px + (qx - px) * t), int(py + (qy - py) * t))] = 1;
+    }
+    px = qx, py = qy;
+  }
+  size_t painted = 0, expected = 0;
+  for (u32 c = 0; c < g.terrain.size(); ++c) {
+    const bool changed = g.terrain[c] != before[c];
+    painted += changed, expected += under[c];
+    EXPECT_EQ(changed, under[c] == 1) << "cell " << c % g.width << ", " << c / g.width;
+    if (changed) { EXPECT_EQ(g.terrain[c], Terrain::Rock); }
+  }
+  EXPECT_GT(painted, 40u);
+  EXPECT_EQ(painted, expected);
+  // The row leg is one cell wide: a single rock cell in each of its columns.
+  for (int x = 8; x <= 28; ++x) {
+    int rocks = 0;
+    for (int y = 0; y < 12; ++y) rocks += g.terrain[cell_index(g, x, y)] == Terrain::Rock;
+    EXPECT_EQ(rocks, 1) << "column " << x;
+  }
+}
+
 }  // namespace
