@@ -56,6 +56,7 @@ const char* tool_name(Tool t) {
     case Tool::PaintRock: return "Rock";
     case Tool::PaintGrass: return "Grass";
     case Tool::Spawn: return "Spawn";
+    case Tool::Colony: return "Colony";
     default: return "?";
   }
 }
@@ -262,6 +263,7 @@ void announce_fates(App& app) {
       case Fate::Collapsed: app.fate_note = who + " collapsed: no workers or soldiers left"; break;
       case Fate::Starving: app.fate_note = who + " is starving: its ants die of hunger"; break;
       case Fate::Refounded: app.fate_note = who + " founded again: its queen lays from her reserve"; break;
+      case Fate::Founded: app.fate_note = who + " founded: its queen lays from the store she brought"; break;
       case Fate::None: break;
     }
     app.fate_note_colony = int(i);
@@ -328,6 +330,7 @@ bool tool_command(const App& app, float wx, float wy, Command* out) {
       c.colony = u8(std::clamp(app.spawn_colony, 0, int(std::max<size_t>(1, g.colonies.size())) - 1));
       c.caste = app.spawn_caste ? Kind::Soldier : Kind::Worker;
       break;
+    case Tool::Colony: c.kind = CommandKind::PlaceColony; break;
     default: return false;
   }
   // The fine brush paints (or lights) the one cell under the pointer: a disc of half a
@@ -373,6 +376,19 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
                          (under == Terrain::Water ? "water" : "rock"));
     return;
   }
+  // A colony where none can be founded says why (four already, water or rock, a nest
+  // too near); one already queued for this tick counts as founded.
+  if (c.kind == CommandKind::PlaceColony) {
+    size_t placing = 0;
+    for (const Command& p : g.pending_commands) placing += p.kind == CommandKind::PlaceColony;
+    std::string problem = place_colony_problem(g, wx, wy);
+    if (problem.empty() && g.colonies.size() + placing >= kMaxColonies)
+      problem = "there are already " + std::to_string(kMaxColonies) + " colonies, the most the game holds";
+    if (!problem.empty()) {
+      show_notice(app, "no colony here: " + problem);
+      return;
+    }
+  }
   if (!queue_command(g, c) && first_press)
     show_notice(app, "refused: this tick's commands already touch the map's cells many times over");
 }
@@ -406,10 +422,10 @@ bool acts_on_repeat(SDL_Keycode key) {
 void handle_key(App& app, const SDL_KeyboardEvent& k) {
   SDL_Keycode key = k.keysym.sym;
   if (k.repeat && !acts_on_repeat(key)) return;
-  if (key >= SDLK_1 && key <= SDLK_9) {
+  if (key >= SDLK_0 && key <= SDLK_9) {
     // During a replay only Select, as on the greyed toolbar.
     if (app.tools_off && key != SDLK_1) say_tools_off(app);
-    else app.tool = Tool(key - SDLK_1);
+    else app.tool = key == SDLK_0 ? Tool::Colony : Tool(key - SDLK_1);
     return;
   }
   std::string err;

@@ -46,7 +46,20 @@ struct WindowConfig {
   bool history_off = false;
 };
 
-enum class Tool : uint8_t { Select = 0, Bomb, BigBomb, Ignite, Food, PaintWater, PaintRock, PaintGrass, Spawn, Count };
+// Keys 1 .. 9 and 0 pick them in this order.
+enum class Tool : uint8_t {
+  Select = 0,
+  Bomb,
+  BigBomb,
+  Ignite,
+  Food,
+  PaintWater,
+  PaintRock,
+  PaintGrass,
+  Spawn,
+  Colony,
+  Count
+};
 const char* tool_name(Tool t);
 
 // Frame timings (ms) and rates, smoothed for display.

@@ -52,7 +52,7 @@ void style_ui() {
 
 const HelpLine kHelpLines[] = {
     {"Left click", "use the current tool (drag to paint terrain or spread fire)"},
-    {"1 .. 9", "tools: select, bomb, big bomb, fire, food, water, rock, grass, spawn ants"},
+    {"1 .. 9, 0", "tools: select, bomb, big bomb, fire, food, water, rock, grass, spawn ants, colony"},
     {"[  ]", "brush radius for fire and painting, down to one cell (walls for a maze)"},
     {"C / X", "spawn tool: next colony / worker or soldier"},
     {"W A S D, arrows", "pan the camera"},
@@ -165,7 +165,7 @@ void draw_toolbar(App& app) {
       bool on = int(app.tool) == t;
       if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.70f, 0.52f, 0.16f, 1));
       char label[32];
-      std::snprintf(label, sizeof label, "%d %s", t + 1, tool_name(Tool(t)));
+      std::snprintf(label, sizeof label, "%d %s", (t + 1) % 10, tool_name(Tool(t)));
       if (toolbar_button(label, t == 0)) app.tool = Tool(t);
       if (on) ImGui::PopStyleColor();
       ImGui::EndDisabled();

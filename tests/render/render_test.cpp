@@ -1475,7 +1475,7 @@ TEST(RenderWindow, AMissingScenarioIsExitCode2WithNoWindow) {
   SDL_QuitSubSystem(SDL_INIT_VIDEO);
 }
 
-// [SECTION] Drawing a maze
+// [SECTION] Drawing a maze and placing colonies
 
 // The fine brush: [ reaches one cell, and a stroke paints exactly the cells its path
 // crosses, a line one cell wide with no diagonal gap, and nothing else.
@@ -1533,6 +1533,38 @@ TEST(RenderTools, TheOneCellBrushPaintsExactlyTheCellsUnderTheStroke) {
     for (int y = 0; y < 12; ++y) rocks += g.terrain[cell_index(g, x, y)] == Terrain::Rock;
     EXPECT_EQ(rocks, 1) << "column " << x;
   }
+}
+
+// The colony tool (key 0) founds a colony where it is clicked: its nest and queen, and
+// ants she lays; water and a fifth colony are refused with a message.
+TEST(RenderTools, TheColonyToolFoundsAColonyUpToFour) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 6);
+  h.frames(2);
+  h.key(SDLK_0);
+  h.frames(1);
+  ASSERT_EQ(h.app.tool, Tool::Colony);
+  Game& g = h.game();
+  h.click(48.5f, 30.5f);  // the lake
+  h.frames(2);
+  EXPECT_EQ(g.colonies.size(), 2u);
+  EXPECT_NE(h.app.notice.find("no colony here: a nest cannot be founded on water"), std::string::npos) << h.app.notice;
+  h.click(48.5f, 8.5f);
+  h.frames(2);
+  ASSERT_EQ(g.colonies.size(), 3u);
+  EXPECT_EQ(g.colonies[2].nest_x, world_x(h.app.camera, float(h.sx(48.5f))));
+  h.frames(400);
+  EXPECT_GT(g.colonies[2].born, 3u) << "the new queen lays";
+  EXPECT_NE(h.app.fate_note.find("Colony 3 founded"), std::string::npos) << h.app.fate_note;
+  h.click(48.5f, 56.5f);
+  h.frames(2);
+  ASSERT_EQ(g.colonies.size(), 4u);
+  h.click(8.5f, 56.5f);
+  h.frames(2);
+  EXPECT_EQ(g.colonies.size(), 4u);
+  EXPECT_NE(h.app.notice.find("already 4 colonies"), std::string::npos) << h.app.notice;
+  EXPECT_TRUE(validate_game(g).empty());
 }
 
 }  // namespace
