@@ -1567,4 +1567,70 @@ TEST(RenderTools, TheColonyToolFoundsAColonyUpToFour) {
   EXPECT_TRUE(validate_game(g).empty());
 }
 
+// [SECTION] Maimed ants
+
+// A maimed and a whole ant at close zoom in a 1280 x 800 window: the leg a bomb tore off
+// leaves a clear hole in the picture. Legs and antennae are drawn lighter than the body
+// (a dark leg on a dark body is lost) and a few pixels thick.
+TEST(RenderPixels, AMissingLegIsPlainAtCloseZoom) {
+  Harness h(data("nests.json"), 1280, 800);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(240);  // the ants walk out of the crowd at the nest
+  h.app.paused = true;
+  Game& g = h.game();
+  // A worker with no other ant within two cells, so nothing else is drawn over its legs.
+  Record* ant = nullptr;
+  g.ecs->for_each_simulated([&](Record& r) {
+    if (ant || r.payload.kind != Kind::Worker || r.payload.legs != 6) return;
+    if (ants_within(g, r.payload.x, r.payload.y, 0, 2.0f).size() == 1) ant = &r;
+  });
+  ASSERT_NE(ant, nullptr);
+  const Body b = ant->payload;
+  h.look_at(b.x, b.y, Camera::kMaxZoom);
+  h.frames(2);
+  ASSERT_EQ(detail_for_zoom(h.app.camera.zoom), Detail::Pieces);
+  const std::vector<uint32_t> whole = h.app.frame_pixels;
+  std::string err;
+  ASSERT_TRUE(save_screenshot(h.app, colony_test::scratch_path("whole_ant.png"), &err)) << err;
+  // maim_ant takes the first leg on the side asked for: the front left one (body_plans.cpp).
+  ASSERT_TRUE(maim_ant(g, *ant, false, 0));
+  h.frames(2);
+  ASSERT_TRUE(save_screenshot(h.app, colony_test::scratch_path("maimed_ant.png"), &err)) << err;
+  auto rgb_at = [&](const std::vector<uint32_t>& px, float wx, float wy) {
+    const uint32_t p = px[size_t(h.sy(wy)) * size_t(h.app.frame_w) + size_t(h.sx(wx))];
+    return Rgb{int(p & 255), int(p >> 8 & 255), int(p >> 16 & 255)};
+  };
+  auto luma_at = [&](const std::vector<uint32_t>& px, float wx, float wy) { return rgb_at(px, wx, wy).luma(); };
+  // Plainly different: by 60 or more in a channel.
+  auto differ = [&](float wx, float wy) {
+    const Rgb a = rgb_at(whole, wx, wy), z = rgb_at(h.app.frame_pixels, wx, wy);
+    return std::max({std::abs(a.r - z.r), std::abs(a.g - z.g), std::abs(a.b - z.b)}) >= 60;
+  };
+  // The leg's outer half, off the body: offset (0.08, 0.14) cells, turned pi/2 - 0.6 from
+  // the heading, 0.3 cells long.
+  const float c = std::cos(b.heading), s = std::sin(b.heading);
+  const float ox = b.x + c * 0.08f - s * 0.14f, oy = b.y + s * 0.08f + c * 0.14f;
+  const float la = b.heading + 1.5707963f - 0.6f;
+  int hole = 0, samples = 0, leg_luma = 0, ground_luma = 0;
+  for (float t = 0.05f; t <= 0.13f; t += 0.01f) {
+    const float wx = ox + std::cos(la) * t, wy = oy + std::sin(la) * t;
+    hole += differ(wx, wy);
+    leg_luma += luma_at(whole, wx, wy), ground_luma += luma_at(h.app.frame_pixels, wx, wy), ++samples;
+  }
+  EXPECT_GE(hole, samples - 1) << "the leg's pixels hardly change when it is torn off";
+  // Lighter than the body's abdomen (0.3 cells behind the centre) and than the ground: a
+  // leg reads against the ant it belongs to and the grass around it.
+  const int abdomen = luma_at(whole, b.x - c * 0.3f, b.y - s * 0.3f);
+  EXPECT_GE(leg_luma / samples, abdomen + 40) << "leg " << leg_luma / samples << ", abdomen " << abdomen;
+  EXPECT_GE(leg_luma / samples, ground_luma / samples + 20) << "ground " << ground_luma / samples;
+  // A few pixels thick: across the leg at its middle, at least 3 pixels differ.
+  const float mx = ox + std::cos(la) * 0.09f, my = oy + std::sin(la) * 0.09f;
+  int across = 0;
+  for (float d = -0.08f; d <= 0.08f; d += 1.0f / Camera::kMaxZoom) {
+    const float wx = mx - std::sin(la) * d, wy = my + std::cos(la) * d;
+    across += differ(wx, wy);
+  }
+  EXPECT_GE(across, 3) << "the leg is a hairline";
+}
+
 }  // namespace
