@@ -460,6 +460,8 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
     case SDLK_MINUS:
     case SDLK_KP_MINUS: change_speed(app, false); break;
     case SDLK_p: app.overlay = Overlay((int(app.overlay) + 1) % int(Overlay::Count)); break;
+    case SDLK_t: app.trails_view = !app.trails_view; break;
+    case SDLK_n: app.hide_ants = !app.hide_ants; break;
     case SDLK_f: app.follow = !app.follow && !app.selected.is_null(); break;
     case SDLK_h:
     case SDLK_HOME: show_whole_map(app); break;
@@ -954,6 +956,7 @@ bool app_frame(App& app) {
   if (Handle h = debugger_highlight(app.debugger, *app.game); !h.is_null()) in.highlight = h;
   in.seconds = float(app.seconds);
   in.atlas = &app.atlas;
+  in.hide_ants = app.hide_ants;
   if (!app.skip_world) {
     build_world_batch(app.batch, g, in);
     draw_effects(app.effects, app.batch, app.camera);
@@ -964,7 +967,9 @@ bool app_frame(App& app) {
   double build_ms = ms_since(t_build);
   uint64_t t_submit = now_ns();
   if (!app.skip_terrain) {
-    draw_terrain(app.terrain, app.renderer, g, app.camera, app.overlay);
+    // The trails view draws the trails in place of the scent overlay.
+    draw_terrain(app.terrain, app.renderer, g, app.camera, app.trails_view ? Overlay::Off : app.overlay);
+    if (app.trails_view) draw_trails(app.terrain, app.renderer, g, app.camera);
     draw_fire_glow(app.terrain, app.renderer, g, app.camera);
   }
   submit_batch(app.batch, app.renderer, app.atlas);

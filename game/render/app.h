@@ -111,6 +111,10 @@ struct App {
   // Player state.
   Tool tool = Tool::Bomb;
   Overlay overlay = Overlay::Off;
+  // The trails view (T): the ground dimmed and the pheromone trails glowing in their
+  // colonies' colours (terrain_layer.h, draw_trails). hide_ants (N) leaves the ants out.
+  bool trails_view = false;
+  bool hide_ants = false;
   Handle selected;
   bool follow = false;
   bool show_help = false;

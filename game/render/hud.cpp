@@ -66,6 +66,8 @@ const HelpLine kHelpLines[] = {
     {"End", "rewound: back to the live world (nothing forks)"},
     {"+ / -", "simulation speed 1x .. 64x"},
     {"P", "pheromone overlay: off, to-food, to-home, danger"},
+    {"T", "trails view: the trails glow in their colonies' colours"},
+    {"N", "hide / show the ants"},
     {"F1", "this help"},
     {"F2", "hide / show the HUD"},
     {"F3", "pool debugger"},
@@ -338,8 +340,11 @@ void draw_hud(App& app) {
     }
     draw_colony_table(g);
     ImGui::TextDisabled("build %.1f  submit %.1f ms wall clock", app.stats.build_ms, app.stats.submit_ms);
-    if (app.overlay != Overlay::Off)
+    if (app.trails_view)
+      ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "trails view (T)%s", app.hide_ants ? ", ants hidden (N)" : "");
+    else if (app.overlay != Overlay::Off)
       ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
+    if (app.hide_ants && !app.trails_view) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "ants hidden (N)");
     ImGui::TextDisabled("F1 help  F3 debugger");
     hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
   }

@@ -117,6 +117,7 @@ struct EntityDraw {
   Uv uv[kSpriteCount];
 
   const Atlas* atlas;
+  bool hide_ants;
 
   EntityDraw(FrameBatch& batch, Game& game, const BatchInput& in)
       : b(batch),
@@ -125,7 +126,8 @@ struct EntityDraw {
         detail(in.detail),
         view(visible_rect(*in.camera, 5)),
         highlight(in.highlight),
-        atlas(in.atlas) {
+        atlas(in.atlas),
+        hide_ants(in.hide_ants) {
     for (int i = 0; i < kSpriteCount; ++i) uv[i] = sprite_uv(i);
   }
 
@@ -307,7 +309,7 @@ struct EntityDraw {
   void draw(const Record& r) {
     const Body& body = r.payload;
     Kind kind = body.kind;
-    if (kind == Kind::Tile || !view.contains(body.x, body.y)) return;
+    if (kind == Kind::Tile || !view.contains(body.x, body.y) || (hide_ants && is_ant(kind))) return;
     ++b.entities;
     bool lit = !highlight.is_null() && r.header.handle == highlight;
     if (is_ant(kind)) {

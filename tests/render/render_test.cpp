@@ -1633,4 +1633,69 @@ TEST(RenderPixels, AMissingLegIsPlainAtCloseZoom) {
   EXPECT_GE(across, 3) << "the leg is a hairline";
 }
 
+// [SECTION] The trails view
+
+// T turns the trails view on and N hides the ants: the trails are the picture, each
+// colony's in its own colour, and no ant is drawn.
+TEST(RenderPixels, TheTrailsViewShowsColonyColouredTrailsAndNoAnts) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 8);
+  h.frames(420);  // the ants walk out and lay their trails
+  h.key(SDLK_t);
+  h.frames(8);  // every chunk's trails built (a quarter of them a frame)
+  ASSERT_TRUE(h.app.trails_view);
+  h.app.paused = true;
+  h.frames(8);
+  const std::vector<uint32_t> with_ants = h.app.frame_pixels;
+  ASSERT_GT(h.app.batch.verts[kLayerBodies].size(), 0u);
+  h.key(SDLK_n);
+  h.frames(2);
+  ASSERT_TRUE(h.app.hide_ants);
+  Game& g = h.game();
+  // No ant in the batch: no quads on the bodies' layer, no dots or stamps in the crowd image.
+  EXPECT_EQ(h.app.batch.verts[kLayerBodies].size(), 0u);
+  EXPECT_EQ(h.app.batch.crowd_dots, 0u);
+  EXPECT_EQ(h.app.batch.stamp_orders.size(), 0u);
+  // Where an ant stood the picture changed (its body is gone), and what is there now is
+  // the trail glow or the dimmed ground.
+  int ants = 0, gone = 0;
+  g.ecs->for_each_simulated([&](Record& r) {
+    if (!is_ant(r.payload.kind) || r.payload.kind == Kind::Queen) return;
+    const int x = h.sx(r.payload.x), y = h.sy(r.payload.y);
+    if (x < 0 || y < 0 || x >= h.app.frame_w || y >= h.app.frame_h) return;
+    const size_t i = size_t(y) * size_t(h.app.frame_w) + size_t(x);
+    ++ants;
+    gone += with_ants[i] != h.app.frame_pixels[i];
+  });
+  ASSERT_GT(ants, 100);
+  EXPECT_GE(gone, ants * 9 / 10);
+  // The trails around each nest glow in that colony's colour: red by the red nest, blue by
+  // the blue one, and the frame shows them as the layer holds them.
+  auto trail_pixels = [&](float nx, float ny, bool (*tint)(Rgb)) {
+    int lit = 0;
+    for (int y = int(ny) - 8; y <= int(ny) + 8; ++y)
+      for (int x = int(nx) - 8; x <= int(nx) + 8; ++x) {
+        if (!in_map(g, x, y) || std::hypot(float(x) + 0.5f - nx, float(y) + 0.5f - ny) < 4.5f) continue;
+        const SDL_Color c = trail_color_at(h.app.terrain, g, cell_index(g, x, y));
+        lit += tint(Rgb{c.r, c.g, c.b}) && tint(h.pixel(h.sx(float(x) + 0.5f), h.sy(float(y) + 0.5f)));
+      }
+    return lit;
+  };
+  auto red_glow = [](Rgb p) { return p.r > 90 && p.r > p.b + 40 && p.r > p.g + 40; };
+  auto blue_glow = [](Rgb p) { return p.b > 90 && p.b > p.r + 40 && p.b > p.g + 20; };
+  EXPECT_GT(trail_pixels(20, 32, red_glow), 40);
+  EXPECT_GT(trail_pixels(76, 32, blue_glow), 40);
+  EXPECT_EQ(trail_pixels(20, 32, blue_glow), 0);
+  EXPECT_EQ(trail_pixels(76, 32, red_glow), 0);
+  // The ground is dimmed: the lake, where no ant walks, is darker than in the usual view.
+  h.key(SDLK_t);
+  h.frames(2);
+  const Rgb lake = h.mean_around(48, 32, 3);
+  h.key(SDLK_t);
+  h.frames(2);
+  const Rgb dimmed = h.mean_around(48, 32, 3);
+  EXPECT_LT(dimmed.luma() * 2, lake.luma()) << lake.luma() << " " << dimmed.luma();
+}
+
 }  // namespace
