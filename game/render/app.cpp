@@ -135,6 +135,8 @@ void install_game(App& app, std::unique_ptr<Game> game, const std::string& path)
   app.spawn_colony = 0;
   reset_terrain_layer(app.terrain);
   reset_effects(app.effects, *app.game);
+  clear_population(app.population);
+  sample_population(app.population, *app.game);
   open_view(app);
   // The new world's history begins at its first tick (a save's or a replay's too).
   start_history(app);
@@ -692,6 +694,7 @@ uint32_t run_ticks(App& app, double dt) {
     if (app.after_tick) app.after_tick(g);
     history_after_tick(history, g);
     debugger_after_tick(app.debugger, g);
+    sample_population(app.population, g);
   }
   app.stats.sim_ms = ms_since(t0);
   take_blasts(app.effects, g);

@@ -19,6 +19,7 @@
 #include "effects.h"
 #include "game.h"
 #include "history.h"
+#include "hud.h"
 #include "terrain_layer.h"
 #include "world_batch.h"
 
@@ -177,6 +178,7 @@ struct App {
   bool skip_terrain = false, skip_world = false, skip_ui = false;
 
   FrameStats stats;
+  PopulationChart population;  // the HUD's chart of each colony's ants (hud.h)
   bool quit = false;
   // Messages under the toolbar (show_error, show_notice): the last error (a load, a save)
   // until error_until, a short confirmation (quick save, quick load) until notice_until.

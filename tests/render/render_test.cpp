@@ -1698,4 +1698,49 @@ TEST(RenderPixels, TheTrailsViewShowsColonyColouredTrailsAndNoAnts) {
   EXPECT_LT(dimmed.luma() * 2, lake.luma()) << lake.luma() << " " << dimmed.luma();
 }
 
+// [SECTION] The population chart
+
+// The HUD's chart holds, per colony, the ants alive at every kPopulationSampleTicks-th tick:
+// each sample equals the ants of that colony in storage at that tick, through a bomb.
+TEST(RenderHud, ThePopulationChartSamplesEachColonysAntsAlive) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.app.show_hud = true;
+  Game& g = h.game();
+  std::vector<float> expected[2];
+  auto count_ants = [&] {
+    std::array<u64, 2> n{};
+    g.ecs->for_each_entity([&](Record& r) {
+      if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying) && r.payload.colony < 2) ++n[r.payload.colony];
+    });
+    return n;
+  };
+  const auto first = count_ants();
+  for (int c = 0; c < 2; ++c) expected[c].push_back(float(first[size_t(c)]));  // tick 0, sampled at install
+  while (g.tick < 10 * kPopulationSampleTicks) {
+    if (g.tick == 4 * kPopulationSampleTicks + 5)
+      queue_command(g, Command{CommandKind::BigBomb, g.colonies[0].nest_x + 4, g.colonies[0].nest_y, 0, 0});
+    h.frames(1);
+    if (g.tick % kPopulationSampleTicks == 0) {
+      const auto n = count_ants();
+      for (int c = 0; c < 2; ++c) {
+        EXPECT_EQ(u64(n[size_t(c)]), g.colonies[size_t(c)].alive) << "tick " << g.tick;
+        expected[c].push_back(float(n[size_t(c)]));
+      }
+    }
+  }
+  for (int c = 0; c < 2; ++c) {
+    const std::vector<float> series = population_series(h.app.population, size_t(c));
+    EXPECT_EQ(series, expected[c]) << "colony " << c;
+  }
+  // The bomb shows: red's line drops where it fell.
+  EXPECT_LT(expected[0][5], expected[0][4]);
+  EXPECT_TRUE(h.app.population.open);
+  // Another world starts the chart again, from its first tick.
+  std::string err;
+  ASSERT_TRUE(app_load_scenario(h.app, data("nests.json"), &err)) << err;
+  EXPECT_EQ(h.app.population.count, 1);
+  EXPECT_EQ(population_series(h.app.population, 1), std::vector<float>{151});
+}
+
 }  // namespace
