@@ -337,7 +337,7 @@ void draw_population_chart(App& app) {
                   ImVec2(x0 + dx * float(i), at.y + size.y * (1 - series[c][i] / top)), col, 1.5f);
   }
   ImGui::Dummy(size);
-  ImGui::TextDisabled("last %.0f of 5 min, top %.0f ants", double(chart.count) * kPopulationSampleTicks / 60.0 / 60.0,
+  ImGui::TextDisabled("last %.1f of 5 min, top %.0f ants", double(chart.count) * kPopulationSampleTicks / 60.0 / 60.0,
                       double(top));
 }
 
