@@ -206,7 +206,11 @@ struct Debugger {
   unsigned long long validated_ticks = 0;
   unsigned long long violation_count = 0;  // violations found, all ticks together
   unsigned long long violating_ticks = 0;
-  double validate_ms = 0;       // wall time of the last validator run
+  double validate_ms = 0;  // thread CPU clock of the last validator run
+  // Means over the ticks validated lately (each run weighs kValidateMeanWeight), thread
+  // CPU clock: the validator's time and the tick's own (its systems' times).
+  double validate_mean_ms = 0, tick_mean_ms = 0;
+  unsigned long long cost_samples = 0;
   std::string first_violation;  // text of the first violation seen
   unsigned long long first_violation_tick = 0;
 
@@ -227,6 +231,16 @@ void debugger_after_tick(Debugger& dbg, Game& game);
 // Runs the engine's validator once; counts violations, keeps the first one's text and
 // raises a pause request when pause_on_violation is set.
 void debugger_validate(Debugger& dbg, Game& game);
+// What "every tick" costs, as the Stress panel says it: the validator's mean ms per tick,
+// the tick's own, and the ticks a second the two leave room for (1000 / their sum).
+inline constexpr double kValidateMeanWeight = 1.0 / 16;
+struct ValidatorCost {
+  double validate_ms = 0, tick_ms = 0, max_tps = 0;
+};
+ValidatorCost validator_cost(const Debugger& dbg);
+// "validating costs 38.1 ms a tick (thread CPU clock), the tick itself 3.9 ms: at most
+// 24 ticks/s"; "" before a tick has been validated.
+std::string validator_cost_text(const Debugger& dbg);
 // Stress actions (the Stress window's buttons; each queues commands, nothing else).
 void queue_spawn(Debugger& dbg, Game& game);         // spawn_count ants of spawn_colony/caste at its nest
 void queue_random_bombs(Debugger& dbg, Game& game);  // bomb_count bombs on random simulated ants

@@ -56,6 +56,7 @@ const char* tool_name(Tool t) {
     case Tool::PaintRock: return "Rock";
     case Tool::PaintGrass: return "Grass";
     case Tool::Spawn: return "Spawn";
+    case Tool::Colony: return "Colony";
     default: return "?";
   }
 }
@@ -134,6 +135,8 @@ void install_game(App& app, std::unique_ptr<Game> game, const std::string& path)
   app.spawn_colony = 0;
   reset_terrain_layer(app.terrain);
   reset_effects(app.effects, *app.game);
+  clear_population(app.population);
+  sample_population(app.population, *app.game);
   open_view(app);
   // The new world's history begins at its first tick (a save's or a replay's too).
   start_history(app);
@@ -262,6 +265,7 @@ void announce_fates(App& app) {
       case Fate::Collapsed: app.fate_note = who + " collapsed: no workers or soldiers left"; break;
       case Fate::Starving: app.fate_note = who + " is starving: its ants die of hunger"; break;
       case Fate::Refounded: app.fate_note = who + " founded again: its queen lays from her reserve"; break;
+      case Fate::Founded: app.fate_note = who + " founded: its queen lays from the store she brought"; break;
       case Fate::None: break;
     }
     app.fate_note_colony = int(i);
@@ -328,8 +332,13 @@ bool tool_command(const App& app, float wx, float wy, Command* out) {
       c.colony = u8(std::clamp(app.spawn_colony, 0, int(std::max<size_t>(1, g.colonies.size())) - 1));
       c.caste = app.spawn_caste ? Kind::Soldier : Kind::Worker;
       break;
+    case Tool::Colony: c.kind = CommandKind::PlaceColony; break;
     default: return false;
   }
+  // The fine brush paints (or lights) the one cell under the pointer: a disc of half a
+  // cell about its centre holds that cell alone.
+  if ((c.kind == CommandKind::PaintTerrain || c.kind == CommandKind::Ignite) && app.brush <= kFineBrush)
+    c.x = std::floor(wx) + 0.5f, c.y = std::floor(wy) + 0.5f, c.radius = kFineBrush;
   *out = c;
   return true;
 }
@@ -369,6 +378,19 @@ void apply_tool(App& app, float wx, float wy, bool first_press) {
                          (under == Terrain::Water ? "water" : "rock"));
     return;
   }
+  // A colony where none can be founded says why (four already, water or rock, a nest
+  // too near); one already queued for this tick counts as founded.
+  if (c.kind == CommandKind::PlaceColony) {
+    size_t placing = 0;
+    for (const Command& p : g.pending_commands) placing += p.kind == CommandKind::PlaceColony;
+    std::string problem = place_colony_problem(g, wx, wy);
+    if (problem.empty() && g.colonies.size() + placing >= kMaxColonies)
+      problem = "there are already " + std::to_string(kMaxColonies) + " colonies, the most the game holds";
+    if (!problem.empty()) {
+      show_notice(app, "no colony here: " + problem);
+      return;
+    }
+  }
   if (!queue_command(g, c) && first_press)
     show_notice(app, "refused: this tick's commands already touch the map's cells many times over");
 }
@@ -402,10 +424,10 @@ bool acts_on_repeat(SDL_Keycode key) {
 void handle_key(App& app, const SDL_KeyboardEvent& k) {
   SDL_Keycode key = k.keysym.sym;
   if (k.repeat && !acts_on_repeat(key)) return;
-  if (key >= SDLK_1 && key <= SDLK_9) {
+  if (key >= SDLK_0 && key <= SDLK_9) {
     // During a replay only Select, as on the greyed toolbar.
     if (app.tools_off && key != SDLK_1) say_tools_off(app);
-    else app.tool = Tool(key - SDLK_1);
+    else app.tool = key == SDLK_0 ? Tool::Colony : Tool(key - SDLK_1);
     return;
   }
   std::string err;
@@ -440,6 +462,8 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
     case SDLK_MINUS:
     case SDLK_KP_MINUS: change_speed(app, false); break;
     case SDLK_p: app.overlay = Overlay((int(app.overlay) + 1) % int(Overlay::Count)); break;
+    case SDLK_t: app.trails_view = !app.trails_view; break;
+    case SDLK_n: app.hide_ants = !app.hide_ants; break;
     case SDLK_f: app.follow = !app.follow && !app.selected.is_null(); break;
     case SDLK_h:
     case SDLK_HOME: show_whole_map(app); break;
@@ -447,8 +471,8 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
       if (!app.game->colonies.empty()) app.spawn_colony = (app.spawn_colony + 1) % int(app.game->colonies.size());
       break;
     case SDLK_x: app.spawn_caste = 1 - app.spawn_caste; break;
-    case SDLK_LEFTBRACKET: app.brush = std::max(1.f, app.brush - 1); break;
-    case SDLK_RIGHTBRACKET: app.brush = std::min(24.f, app.brush + 1); break;
+    case SDLK_LEFTBRACKET: app.brush = app.brush <= 1 ? kFineBrush : std::max(1.f, app.brush - 1); break;
+    case SDLK_RIGHTBRACKET: app.brush = app.brush < 1 ? 1 : std::min(kMaxBrush, app.brush + 1); break;
     case SDLK_F5:
       if (!quicksave(app, &err)) show_error(app, err);
       break;
@@ -459,10 +483,38 @@ void handle_key(App& app, const SDL_KeyboardEvent& k) {
   }
 }
 
+// The fine brush's stroke from (x0, y0) to (x1, y1): a dab on every cell the segment
+// passes through, in order (a grid walk: each step crosses the nearer of the next
+// column or row line), so a wall drawn with it is one cell wide and has no diagonal gap
+// for an ant to slip through.
+void fine_stroke(App& app, float x0, float y0, float x1, float y1) {
+  int cx = int(std::floor(x0)), cy = int(std::floor(y0));
+  const int ex = int(std::floor(x1)), ey = int(std::floor(y1));
+  const float dx = x1 - x0, dy = y1 - y0;
+  const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+  const float inf = std::numeric_limits<float>::infinity();
+  // The segment's parameter t (0..1) at the next column and row line, and per cell.
+  const float step_x = dx != 0 ? std::fabs(1 / dx) : inf, step_y = dy != 0 ? std::fabs(1 / dy) : inf;
+  float next_x = dx != 0 ? (float(cx + (sx > 0)) - x0) / dx : inf;
+  float next_y = dy != 0 ? (float(cy + (sy > 0)) - y0) / dy : inf;
+  for (int n = std::abs(ex - cx) + std::abs(ey - cy); n > 0; --n) {
+    if (next_x < next_y) cx += sx, next_x += step_x;
+    else cy += sy, next_y += step_y;
+    apply_tool(app, float(cx) + 0.5f, float(cy) + 0.5f, false);
+  }
+}
+
 // A stroke goes on to the world position (wx, wy). It lays a dab every half brush along
 // the pointer's path, so that a quick movement, whose motion events come cells apart,
 // still paints a solid line.
 void continue_stroke(App& app, float wx, float wy) {
+  if (app.brush <= kFineBrush) {
+    const float x0 = app.last_paint_x, y0 = app.last_paint_y;
+    app.last_paint_x = wx, app.last_paint_y = wy;
+    if (std::hypot(wx - x0, wy - y0) <= 4096) fine_stroke(app, x0, y0, wx, wy);
+    else apply_tool(app, wx, wy, false);
+    return;
+  }
   const float step = std::max(0.5f, app.brush * 0.5f);
   float x0 = app.last_paint_x, y0 = app.last_paint_y, d = std::hypot(wx - x0, wy - y0);
   if (!(d <= 4096 * step)) x0 = wx, y0 = wy, d = 0;  // no stroke to continue: a dab here
@@ -642,6 +694,7 @@ uint32_t run_ticks(App& app, double dt) {
     if (app.after_tick) app.after_tick(g);
     history_after_tick(history, g);
     debugger_after_tick(app.debugger, g);
+    sample_population(app.population, g);
   }
   app.stats.sim_ms = ms_since(t0);
   take_blasts(app.effects, g);
@@ -906,6 +959,7 @@ bool app_frame(App& app) {
   if (Handle h = debugger_highlight(app.debugger, *app.game); !h.is_null()) in.highlight = h;
   in.seconds = float(app.seconds);
   in.atlas = &app.atlas;
+  in.hide_ants = app.hide_ants;
   if (!app.skip_world) {
     build_world_batch(app.batch, g, in);
     draw_effects(app.effects, app.batch, app.camera);
@@ -916,7 +970,9 @@ bool app_frame(App& app) {
   double build_ms = ms_since(t_build);
   uint64_t t_submit = now_ns();
   if (!app.skip_terrain) {
-    draw_terrain(app.terrain, app.renderer, g, app.camera, app.overlay);
+    // The trails view draws the trails in place of the scent overlay.
+    draw_terrain(app.terrain, app.renderer, g, app.camera, app.trails_view ? Overlay::Off : app.overlay);
+    if (app.trails_view) draw_trails(app.terrain, app.renderer, g, app.camera);
     draw_fire_glow(app.terrain, app.renderer, g, app.camera);
   }
   submit_batch(app.batch, app.renderer, app.atlas);

@@ -19,6 +19,7 @@
 #include "effects.h"
 #include "game.h"
 #include "history.h"
+#include "hud.h"
 #include "terrain_layer.h"
 #include "world_batch.h"
 
@@ -46,7 +47,20 @@ struct WindowConfig {
   bool history_off = false;
 };
 
-enum class Tool : uint8_t { Select = 0, Bomb, BigBomb, Ignite, Food, PaintWater, PaintRock, PaintGrass, Spawn, Count };
+// Keys 1 .. 9 and 0 pick them in this order.
+enum class Tool : uint8_t {
+  Select = 0,
+  Bomb,
+  BigBomb,
+  Ignite,
+  Food,
+  PaintWater,
+  PaintRock,
+  PaintGrass,
+  Spawn,
+  Colony,
+  Count
+};
 const char* tool_name(Tool t);
 
 // Frame timings (ms) and rates, smoothed for display.
@@ -67,6 +81,9 @@ struct FrameStats {
   double longest_frame_ms = 0;
   uint64_t longest_frame_tick = 0;
 };
+
+// The brush's radius runs from kFineBrush (one cell, for walls a cell wide) to kMaxBrush.
+constexpr float kFineBrush = 0.5f, kMaxBrush = 24;
 
 // What the timeline and the rewind keys ask for; done at the start of the next frame, before
 // the ticks (a frame's drawing keeps to one world).
@@ -95,11 +112,15 @@ struct App {
   // Player state.
   Tool tool = Tool::Bomb;
   Overlay overlay = Overlay::Off;
+  // The trails view (T): the ground dimmed and the pheromone trails glowing in their
+  // colonies' colours (terrain_layer.h, draw_trails). hide_ants (N) leaves the ants out.
+  bool trails_view = false;
+  bool hide_ants = false;
   Handle selected;
   bool follow = false;
   bool show_help = false;
   bool show_hud = true;
-  float brush = 3;  // paint / ignite radius in cells
+  float brush = 3;  // paint / ignite radius in cells; kFineBrush: the one cell under the pointer
   int spawn_colony = 0;
   int spawn_caste = 0;  // 0 worker, 1 soldier
   int spawn_count = 20;
@@ -157,6 +178,7 @@ struct App {
   bool skip_terrain = false, skip_world = false, skip_ui = false;
 
   FrameStats stats;
+  PopulationChart population;  // the HUD's chart of each colony's ants (hud.h)
   bool quit = false;
   // Messages under the toolbar (show_error, show_notice): the last error (a load, a save)
   // until error_until, a short confirmation (quick save, quick load) until notice_until.

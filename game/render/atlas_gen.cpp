@@ -164,18 +164,20 @@ Rgba draw_abdomen(float u, float v, float length) {
   return c;
 }
 // Legs, antennae and mandibles arrive as thin quads (length x a few hundredths of a cell),
-// so their sprites fill the whole height: a tapered, jointed bar.
+// so their sprites fill the whole height: a tapered, jointed bar. Legs and antennae are
+// light (the renderer tints them a pale shade of the colony's colour): drawn dark they
+// vanish against the body and the ground, and a missing one goes unseen.
 Rgba draw_leg(float u, float v) {
   float half = 0.95f - 0.35f * clamp01((u + 1) * 0.5f);  // thinner toward the foot
   float d = std::abs(v) - half;
   if (d > 0 || std::abs(u) > 0.97f) return {};
   float joint = std::exp(-std::pow((u + 0.1f) / 0.08f, 2.f));
-  return grey(0.5f - 0.15f * joint + 0.15f * smooth(-0.4f, 0.f, -std::abs(v) + 0.2f));
+  return grey(0.85f - 0.25f * joint + 0.15f * smooth(-0.4f, 0.f, -std::abs(v) + 0.2f));
 }
 Rgba draw_antenna(float u, float v) {
   float half = 0.6f + 0.35f * smooth(0.6f, 0.9f, u);  // a club at the tip
   if (std::abs(v) > half || std::abs(u) > 0.97f) return {};
-  return grey(0.48f);
+  return grey(0.85f);
 }
 Rgba draw_mandible(float u, float v) {
   // Thick at the base (back), pointed at the tip (front), curving inward.

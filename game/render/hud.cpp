@@ -52,8 +52,8 @@ void style_ui() {
 
 const HelpLine kHelpLines[] = {
     {"Left click", "use the current tool (drag to paint terrain or spread fire)"},
-    {"1 .. 9", "tools: select, bomb, big bomb, fire, food, water, rock, grass, spawn ants"},
-    {"[  ]", "brush radius for fire and painting"},
+    {"1 .. 9, 0", "tools: select, bomb, big bomb, fire, food, water, rock, grass, spawn ants, colony"},
+    {"[  ]", "brush radius for fire and painting, down to one cell (walls for a maze)"},
     {"C / X", "spawn tool: next colony / worker or soldier"},
     {"W A S D, arrows", "pan the camera"},
     {"Right or middle drag", "pan the camera"},
@@ -66,6 +66,8 @@ const HelpLine kHelpLines[] = {
     {"End", "rewound: back to the live world (nothing forks)"},
     {"+ / -", "simulation speed 1x .. 64x"},
     {"P", "pheromone overlay: off, to-food, to-home, danger"},
+    {"T", "trails view: the trails glow in their colonies' colours"},
+    {"N", "hide / show the ants"},
     {"F1", "this help"},
     {"F2", "hide / show the HUD"},
     {"F3", "pool debugger"},
@@ -165,7 +167,7 @@ void draw_toolbar(App& app) {
       bool on = int(app.tool) == t;
       if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.70f, 0.52f, 0.16f, 1));
       char label[32];
-      std::snprintf(label, sizeof label, "%d %s", t + 1, tool_name(Tool(t)));
+      std::snprintf(label, sizeof label, "%d %s", (t + 1) % 10, tool_name(Tool(t)));
       if (toolbar_button(label, t == 0)) app.tool = Tool(t);
       if (on) ImGui::PopStyleColor();
       ImGui::EndDisabled();
@@ -186,7 +188,7 @@ void draw_toolbar(App& app) {
     if (app.tool == Tool::Ignite || app.tool == Tool::PaintWater || app.tool == Tool::PaintRock ||
         app.tool == Tool::PaintGrass) {
       place(labelled("brush (cells)", 90));
-      slider_in_range("brush (cells)", &app.brush, 1, 24, "%.0f");
+      slider_in_range("brush (cells)", &app.brush, kFineBrush, kMaxBrush, app.brush <= kFineBrush ? "one" : "%.0f");
     } else if (app.tool == Tool::Spawn && !g.colonies.empty()) {
       place(ImGui::CalcTextSize("colony").x);
       ImGui::TextUnformatted("colony");
@@ -277,6 +279,68 @@ void draw_colony_table(Game& g) {
   ImGui::EndTable();
 }
 
+}  // namespace
+
+// [SECTION] Population chart
+
+void clear_population(PopulationChart& chart) {
+  for (auto& ring : chart.rings) ring.assign(kPopulationSamples, 0.0f);
+  chart.count = chart.head = 0;
+  chart.last_tick = 0;
+}
+
+void sample_population(PopulationChart& chart, const Game& g) {
+  if (chart.count > 0 && g.tick <= chart.last_tick) clear_population(chart);
+  if (g.tick % kPopulationSampleTicks != 0) return;
+  if (chart.rings[0].size() != size_t(kPopulationSamples)) clear_population(chart);
+  for (size_t c = 0; c < kMaxColonies; ++c)
+    chart.rings[c][size_t(chart.head)] = c < g.colonies.size() ? float(g.colonies[c].alive) : 0.0f;
+  chart.head = (chart.head + 1) % kPopulationSamples;
+  chart.count = std::min(chart.count + 1, kPopulationSamples);
+  chart.last_tick = g.tick;
+}
+
+std::vector<float> population_series(const PopulationChart& chart, size_t colony) {
+  std::vector<float> out;
+  if (colony >= kMaxColonies || chart.count == 0) return out;
+  const int first = chart.count == kPopulationSamples ? chart.head : 0;
+  for (int i = 0; i < chart.count; ++i) out.push_back(chart.rings[colony][size_t((first + i) % kPopulationSamples)]);
+  return out;
+}
+
+namespace {
+
+// The chart: a line per colony in its colour over the samples held, the scale from 0 to the
+// largest population among them.
+void draw_population_chart(App& app) {
+  const Game& g = *app.game;
+  const PopulationChart& chart = app.population;
+  ImGui::SetNextItemOpen(chart.open, ImGuiCond_Always);
+  app.population.open = ImGui::CollapsingHeader("population");
+  if (!app.population.open) return;
+  float top = 1;
+  std::vector<float> series[kMaxColonies];
+  for (size_t c = 0; c < g.colonies.size() && c < kMaxColonies; ++c) {
+    series[c] = population_series(chart, c);
+    for (float v : series[c]) top = std::max(top, v);
+  }
+  const ImVec2 size(240, 70), at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), IM_COL32(0, 0, 0, 90));
+  const float dx = size.x / float(kPopulationSamples - 1);
+  for (size_t c = 0; c < g.colonies.size() && c < kMaxColonies; ++c) {
+    const ImU32 col = ImGui::ColorConvertFloat4ToU32(colony_imcolor(g, int(c)));
+    // The newest sample at the right edge: a young chart grows in from the right.
+    const float x0 = at.x + size.x - dx * float(series[c].size() - 1);
+    for (size_t i = 1; i < series[c].size(); ++i)
+      dl->AddLine(ImVec2(x0 + dx * float(i - 1), at.y + size.y * (1 - series[c][i - 1] / top)),
+                  ImVec2(x0 + dx * float(i), at.y + size.y * (1 - series[c][i] / top)), col, 1.5f);
+  }
+  ImGui::Dummy(size);
+  ImGui::TextDisabled("last %.1f of 5 min, top %.0f ants", double(chart.count) * kPopulationSampleTicks / 60.0 / 60.0,
+                      double(top));
+}
+
 // While the debugger is open its column takes the display's right side and the HUD moves
 // to the bottom left corner, whole: the top left is map, and a click there reaches the world.
 void draw_hud(App& app) {
@@ -337,9 +401,13 @@ void draw_hud(App& app) {
         ImGui::SetTooltip("one tick's commands may touch at most %.0f times the map's cells", kTickCommandCellsBudget);
     }
     draw_colony_table(g);
+    draw_population_chart(app);
     ImGui::TextDisabled("build %.1f  submit %.1f ms wall clock", app.stats.build_ms, app.stats.submit_ms);
-    if (app.overlay != Overlay::Off)
+    if (app.trails_view)
+      ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "trails view (T)%s", app.hide_ants ? ", ants hidden (N)" : "");
+    else if (app.overlay != Overlay::Off)
       ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "overlay: %s", overlay_name(app.overlay));
+    if (app.hide_ants && !app.trails_view) ImGui::TextColored(ImVec4(0.7f, 0.9f, 1, 1), "ants hidden (N)");
     ImGui::TextDisabled("F1 help  F3 debugger");
     hud_right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
   }

@@ -106,9 +106,13 @@ void reset_terrain_layer(TerrainLayer& t) {
     if (o.texture) SDL_DestroyTexture(o.texture);
   for (auto& o : t.fires)
     if (o.texture) SDL_DestroyTexture(o.texture);
+  for (auto& o : t.trails)
+    if (o.texture) SDL_DestroyTexture(o.texture);
   t.chunks.clear();
   t.overlays.clear();
   t.fires.clear();
+  t.trails.clear();
+  t.trail_glow.clear();
   t.textures_alive = 0;
 }
 
@@ -294,6 +298,43 @@ void build_overlay(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 c
   ot.mode = mode;
 }
 
+// The trails view: each colony's to-food and to-home scent together, in its own colour
+// (strong scent with a white-hot core), added up over the colonies; kept in t.trail_glow
+// with its afterglow. Faint scent stays dark, so the trails ants share stand out.
+void build_trails(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 chunk) {
+  OverlayTexture& tt = t.trails[chunk];
+  const int cs = int(g.ecs->grid().chunk_cells);
+  if (!tt.texture && !(tt.texture = make_cell_texture(renderer, cs, SDL_BLENDMODE_ADD))) return;
+  const uint64_t since = tt.tick == ~0ull || tt.tick > g.tick ? 0 : g.tick - tt.tick;
+  const float fade = since == 0 ? 1.0f : std::pow(kTrailFadePerTick, float(since));
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  const int col = int(grid.chunk_col(chunk)), row = int(grid.chunk_row(chunk));
+  // The chunk's own cells: fade the old glow, keep the brighter of it and the scent now.
+  for (int y = 0; y < cs; ++y)
+    for (int x = 0; x < cs; ++x) {
+      const int cx = col * cs + x, cy = row * cs + y;
+      if (!in_map(g, cx, cy)) continue;
+      const u32 cell = cell_index(g, cx, cy);
+      float now[3] = {};
+      for (size_t c = 0; c < g.colonies.size() && c * 2 + 1 < g.fields.size(); ++c) {
+        const float v = g.fields[c * 2][cell] + g.fields[c * 2 + 1][cell];
+        if (v <= 0) continue;
+        // Scent runs from 0 to 1 (the trail's strength where it was laid, rules.deposit).
+        const float k = std::pow(std::min(v, 1.0f), 0.75f), core = 0.25f * k * k * k;
+        const u32 cc = g.colonies[c].color;
+        for (int ch = 0; ch < 3; ++ch) now[ch] += k * (0.9f * float(cc >> (8 * ch) & 255) / 255.0f + 0.1f) + core;
+      }
+      float* glow = &t.trail_glow[size_t(cell) * 3];
+      for (int ch = 0; ch < 3; ++ch) glow[ch] = std::max(std::min(now[ch], 1.0f), glow[ch] * fade);
+    }
+  for_each_bordered_cell(t, g, chunk, [&](u32 cell, uint32_t& out) {
+    const SDL_Color c = trail_color_at(t, g, cell);
+    if (c.r | c.g | c.b) out = pack(c.r, c.g, c.b, 255);
+  });
+  SDL_UpdateTexture(tt.texture, nullptr, t.scratch.data(), (cs + 2) * 4);
+  tt.tick = g.tick;
+}
+
 // Fire: burning cells glow orange while hot and char dark as they burn down.
 void build_fire(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, u32 chunk) {
   OverlayTexture& ft = t.fires[chunk];
@@ -333,6 +374,35 @@ SDL_Rect chunk_rect(const Camera& cam, int col, int row, float cs) {
 }
 
 }  // namespace
+
+SDL_Color trail_color_at(const TerrainLayer& t, const Game& g, u32 cell) {
+  if (size_t(cell) * 3 + 2 >= t.trail_glow.size() || cell >= g.width * g.height) return {0, 0, 0, 255};
+  const float* glow = &t.trail_glow[size_t(cell) * 3];
+  auto level = [](float v) { return Uint8(std::lround(255.0f * std::clamp(v, 0.0f, 1.0f))); };
+  return {level(glow[0]), level(glow[1]), level(glow[2]), 255};
+}
+
+void draw_trails(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam) {
+  const ecs::ChunkGrid& grid = g.ecs->grid();
+  if (t.trails.size() != grid.chunk_count()) t.trails.assign(grid.chunk_count(), {});
+  if (t.trail_glow.size() != size_t(g.width) * g.height * 3) t.trail_glow.assign(size_t(g.width) * g.height * 3, 0.0f);
+  // The ground dimmed: the trails are the picture, walls and water still show beneath.
+  const SDL_Rect map = cells_rect(cam, 0, 0, float(g.width), float(g.height));
+  SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+  SDL_SetRenderDrawColor(renderer, 0, 0, 0, kTrailsDim);
+  SDL_RenderFillRect(renderer, &map);
+  const int cs = int(grid.chunk_cells);
+  const SDL_Rect src = bordered_src(cs);
+  const ChunkRange v = chunks_in(grid, visible_rect(cam, 0));
+  v.for_each(grid, [&](u32 chunk, int col, int row) {
+    OverlayTexture& tt = t.trails[chunk];
+    // Each chunk is refreshed every fourth frame at most, as the scent overlay is.
+    if (!tt.texture || (tt.tick != g.tick && (chunk + t.frame) % 4 == 0)) build_trails(t, renderer, g, chunk);
+    tt.last_used = t.frame;
+    SDL_Rect dst = chunk_rect(cam, col, row, float(cs));
+    if (tt.texture) SDL_RenderCopy(renderer, tt.texture, &src, &dst);
+  });
+}
 
 void draw_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam) {
   const ecs::ChunkGrid& grid = g.ecs->grid();
@@ -434,6 +504,12 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
         SDL_DestroyTexture(c.texture);
         c = {};
         --t.textures_alive;
+      }
+    for (u32 c = 0; c < t.trails.size(); ++c)
+      if (t.trails[c].texture && t.frame - t.trails[c].last_used > kEvictAfterFrames) {
+        // The tick stays: the glow kept for the chunk fades by it when the chunk is seen again.
+        SDL_DestroyTexture(t.trails[c].texture);
+        t.trails[c].texture = nullptr;
       }
     for (u32 c = 0; c < chunk_count; ++c)
       for (auto* o : {&t.overlays[c], &t.fires[c]})

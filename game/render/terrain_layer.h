@@ -1,6 +1,7 @@
 // terrain_layer.h — the ground: one streaming texture per visible chunk for the tiles
 // (terrain patterns from the atlas, scorch marks), rebuilt only when the chunk changes,
-// and one small texture per visible chunk for the pheromone overlay.
+// and one small texture per visible chunk for the pheromone overlay; the trails view's
+// glowing trails, one additive texture per visible chunk over the darkened ground.
 #pragma once
 #include <SDL.h>
 
@@ -37,6 +38,11 @@ struct TerrainLayer {
   uint32_t tile_chunks = 1, tiles_x = 0;
   std::vector<OverlayTexture> overlays;  // per chunk
   std::vector<OverlayTexture> fires;     // per chunk: the glow of burning cells (additive)
+  std::vector<OverlayTexture> trails;    // per chunk: the trails view's glow (additive)
+  // The trails view's afterglow per cell (red, green, blue, 0..1): each rebuild keeps the
+  // brighter of the scent's colour now and the glow faded by kTrailFadePerTick for each
+  // tick since, so a trail the scent has left glows on for a while.
+  std::vector<float> trail_glow;
   // Terrain patterns pre-filtered per density: [kind][variant][density level] -> pixels.
   std::vector<uint32_t> patterns[kTerrainKinds][kTerrainVariants][4];
   std::vector<uint32_t> scratch;  // chunk pixels being built
@@ -55,6 +61,13 @@ inline constexpr uint32_t kGroundTileCells = 64;
 uint32_t ground_tile_chunks(uint32_t chunk_cells, int level);
 // Updates what is visible and draws ground then overlay for the visible chunks.
 void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay);
+// The trails view: the ground dimmed by kTrailsDim, then every colony's trails (to-food
+// and to-home scent together) glowing in its colour, with their afterglow.
+inline constexpr float kTrailFadePerTick = 0.996f;  // half the glow in ~3 s
+inline constexpr uint8_t kTrailsDim = 200;          // alpha of the black laid over the ground
+void draw_trails(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam);
+// The glow one cell shows in the trails view now, 0..255 per channel (tests read it).
+SDL_Color trail_color_at(const TerrainLayer& t, const Game& g, u32 cell);
 // The glow of burning cells, one additive texture per burning visible chunk (drawn over the world).
 void draw_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam);
 

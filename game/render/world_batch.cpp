@@ -99,6 +99,14 @@ void push_sprite(FrameBatch& b, Layer layer, const Camera& cam, float x, float y
 
 namespace {
 
+// Living ants' legs and antennae: this much thicker than their pieces' size, and their
+// colour this far toward white (see draw_pieces).
+constexpr float kLimbThickening = 2.0f, kLimbLightening = 0.5f;
+SDL_Color limb_color(SDL_Color c) {
+  auto lift = [](Uint8 v) { return Uint8(float(v) + (255.0f - float(v)) * kLimbLightening); };
+  return {lift(c.r), lift(c.g), lift(c.b), c.a};
+}
+
 struct EntityDraw {
   FrameBatch& b;
   Game& g;
@@ -109,6 +117,7 @@ struct EntityDraw {
   Uv uv[kSpriteCount];
 
   const Atlas* atlas;
+  bool hide_ants;
 
   EntityDraw(FrameBatch& batch, Game& game, const BatchInput& in)
       : b(batch),
@@ -117,7 +126,8 @@ struct EntityDraw {
         detail(in.detail),
         view(visible_rect(*in.camera, 5)),
         highlight(in.highlight),
-        atlas(in.atlas) {
+        atlas(in.atlas),
+        hide_ants(in.hide_ants) {
     for (int i = 0; i < kSpriteCount; ++i) uv[i] = sprite_uv(i);
   }
 
@@ -141,12 +151,17 @@ struct EntityDraw {
       const glm::vec2 at = centre + heading * glm::vec2(p.offset_x(), p.offset_y()) * zoom;
       const float grow = glow ? 1.35f : 1.f;
       glm::vec2 half = glm::vec2(p.size_x(), p.size_y()) * 0.5f * zoom * grow;
-      // Thin parts (legs, antennae) keep at least a pixel of thickness so they stay readable.
+      // A living ant's legs and antennae are drawn thicker than their size and in a pale
+      // tint of its colour, lighter than the body they sit on: close up, a missing one
+      // leaves a plain gap. Thin parts keep at least a pixel of thickness so they stay readable.
+      const bool limb = !corpse && !glow && is_paired_limb(p.part);
+      if (limb) half.y *= kLimbThickening;
       half.y = std::fmax(half.y, 0.6f);
       SDL_Color col;
       if (glow) col = {255, 230, 140, 90};
       else if (part_has_own_colours(p.part)) col = {255, 255, 255, 255};
       else col = p.color ? abgr_color(p.color) : colony_color(body);
+      if (limb) col = limb_color(col);
       if (corpse && !glow) col = corpse_color(col);
       emit_quad(out, at, rotation(body.heading + p.rotation()), half, uv[piece_sprite(p)], col);
     }
@@ -294,7 +309,7 @@ struct EntityDraw {
   void draw(const Record& r) {
     const Body& body = r.payload;
     Kind kind = body.kind;
-    if (kind == Kind::Tile || !view.contains(body.x, body.y)) return;
+    if (kind == Kind::Tile || !view.contains(body.x, body.y) || (hide_ants && is_ant(kind))) return;
     ++b.entities;
     bool lit = !highlight.is_null() && r.header.handle == highlight;
     if (is_ant(kind)) {

@@ -83,6 +83,7 @@ struct BatchInput {
   Handle highlight;              // entity drawn with a glow (selection / debugger)
   float seconds = 0;             // animation clock
   const Atlas* atlas = nullptr;  // CPU pixels for crowd stamps (none: crowds stay quads)
+  bool hide_ants = false;        // ants (workers, soldiers, queens) left out: the trails alone
 };
 
 void clear_batch(FrameBatch& b);

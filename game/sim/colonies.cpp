@@ -66,6 +66,7 @@ bool settle_command(Command& cmd) {
       cmd.count = std::min(cmd.count, 1'000'000u);
       break;
     case CommandKind::KillPercent:
+    case CommandKind::PlaceColony:
     case CommandKind::Count: break;
   }
   return true;
@@ -169,6 +170,7 @@ void apply_command(Game& g, Command cmd) {
       g.command_spawns_refused += spawn_group(g, cmd.colony, cmd.caste, cmd.x, cmd.y, cmd.radius, cmd.count);
       break;
     case CommandKind::KillPercent: kill_percent(g, cmd.count); break;
+    case CommandKind::PlaceColony: found_colony(g, cmd); break;
     case CommandKind::Count: break;
   }
 }
@@ -184,6 +186,8 @@ double command_cells(const Game& g, const Command& c) {
     case CommandKind::PlaceFood:
     case CommandKind::SpawnAnts: return double(cmd.count);
     case CommandKind::KillPercent: return double(g.width) * g.height;
+    // Two pheromone fields to clear and a queen to lay.
+    case CommandKind::PlaceColony: return 2.0 * double(g.width) * g.height;
     case CommandKind::Count: break;
   }
   return 0;

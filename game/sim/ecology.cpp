@@ -4,6 +4,7 @@
 //
 // Table of contents
 //   [SECTION] Fates and refounding
+//   [SECTION] Placed colonies
 //   [SECTION] Grass regrowth
 //   [SECTION] Sparks
 #include "sim_internal.h"
@@ -16,6 +17,7 @@ const char* fate_name(Fate f) {
     case Fate::Collapsed: return "collapsed";
     case Fate::Starving: return "starving";
     case Fate::Refounded: return "founded again";
+    case Fate::Founded: return "founded";
   }
   return "?";
 }
@@ -72,6 +74,68 @@ void tend_colonies(Game& g) {
     }
     if (rules.refound_food > 0 && g.tick + 1 - c.down_since >= rules.refound_delay) refound(g, u8(i));
   }
+}
+
+// [SECTION] Placed colonies
+
+std::string place_colony_problem(const Game& g, float x, float y) {
+  if (g.colonies.size() >= kMaxColonies)
+    return "there are already " + std::to_string(kMaxColonies) + " colonies, the most the game holds";
+  if (!std::isfinite(x) || !std::isfinite(y) || !in_map(g, x, y)) return "a nest must be on the map";
+  const Terrain t = g.terrain[cell_of(g, x, y)];
+  if (!passable(t)) return std::string("a nest cannot be founded on ") + terrain_name(t);
+  for (const Colony& c : g.colonies) {
+    const float dx = c.nest_x - x, dy = c.nest_y - y;
+    if (dx * dx + dy * dy < kMinNestDistance * kMinNestDistance)
+      return "a nest must stand " + number_text(kMinNestDistance) + " cells from the others";
+  }
+  return "";
+}
+
+namespace {
+
+// The colour of the default palette farthest (red, green, blue apart) from every colour
+// the colonies wear.
+u32 distinct_color(const Game& g) {
+  auto apart = [](u32 a, u32 b) {
+    int d = 0;
+    for (int shift = 0; shift < 24; shift += 8) {
+      const int x = int(a >> shift & 0xFF) - int(b >> shift & 0xFF);
+      d += x * x;
+    }
+    return d;
+  };
+  u32 best = kDefaultColonyColors[0];
+  int best_apart = -1;
+  for (u32 color : kDefaultColonyColors) {
+    int nearest = 1 << 30;
+    for (const Colony& o : g.colonies) nearest = std::min(nearest, apart(color, o.color));
+    if (nearest > best_apart) best = color, best_apart = nearest;
+  }
+  return best;
+}
+
+}  // namespace
+
+// A placed colony: a nest at the command's point, its pheromone fields, a queen and the
+// store a scenario's colony starts with when its file names none, in the colour of the
+// default palette farthest from the others'. It lives by the rules every colony does.
+void found_colony(Game& g, const Command& cmd) {
+  if (!place_colony_problem(g, cmd.x, cmd.y).empty()) return;
+  Colony c;
+  c.nest_x = cmd.x, c.nest_y = cmd.y;
+  c.color = distinct_color(g);
+  c.food = ColonySpec{}.food;
+  // Down until her first egg, as a colony founded again is: no collapse to announce.
+  c.down_since = g.tick + 1;
+  const u8 i = u8(g.colonies.size());
+  g.colonies.push_back(c);
+  const size_t cells = size_t(g.width) * g.height;
+  g.fields.resize(g.colonies.size() * 2, std::vector<float>(cells, 0.0f));
+  // No room for her: the colony stands without a queen, as one whose queen died, and is
+  // founded again by tend_colonies when there is.
+  g.colonies[i].queen = spawn_ant(g, i, Kind::Queen, c.nest_x, c.nest_y, 0);
+  note_fate(g, g.colonies[i], Fate::Founded);
 }
 
 // [SECTION] Grass regrowth

@@ -54,6 +54,7 @@ const char* command_kind_name(CommandKind k) {
     case CommandKind::PaintTerrain: return "paint_terrain";
     case CommandKind::SpawnAnts: return "spawn_ants";
     case CommandKind::KillPercent: return "kill_percent";
+    case CommandKind::PlaceColony: return "place_colony";
     case CommandKind::Count: break;
   }
   return "?";

@@ -61,7 +61,7 @@ struct DeathCounts {
 };
 
 // A turn in a colony's fate, as the window announces it.
-enum class Fate : u8 { None = 0, Collapsed, Starving, Refounded };
+enum class Fate : u8 { None = 0, Collapsed, Starving, Refounded, Founded };
 const char* fate_name(Fate f);
 
 struct Colony {
@@ -85,7 +85,18 @@ struct Colony {
 
 // [SECTION] Player commands
 
-enum class CommandKind : u8 { Bomb, BigBomb, Ignite, PlaceFood, PaintTerrain, SpawnAnts, KillPercent, Count };
+// PlaceColony founds a new colony (nest and queen) at x, y: one more, up to kMaxColonies.
+enum class CommandKind : u8 {
+  Bomb,
+  BigBomb,
+  Ignite,
+  PlaceFood,
+  PaintTerrain,
+  SpawnAnts,
+  KillPercent,
+  PlaceColony,
+  Count
+};
 const char* command_kind_name(CommandKind k);
 
 struct Command {
@@ -266,6 +277,11 @@ std::string tick_commands_problem(const Game& g, const std::vector<Command>& cmd
 // False, and counted in refused_commands, when the tick's commands would pass
 // kTickCommandCellsBudget with it.
 bool queue_command(Game& g, const Command& c);
+// Why a colony cannot be founded at x, y now ("" when it can): the colonies are
+// already kMaxColonies, the cell is off the map or not land (grass or dirt), or another
+// nest is closer than kMinNestDistance. A PlaceColony command that meets one of these
+// when it is applied does nothing.
+std::string place_colony_problem(const Game& g, float x, float y);
 // Moves the simulation region (cells); entities change tier on the next tick.
 void set_sim_region(Game& g, float x, float y, float w, float h);
 // Hash of everything that affects the future.

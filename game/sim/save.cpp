@@ -545,7 +545,9 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   in.vec(g.tiles, cells), in.vec(g.fire, cells), in.vec(g.scorch, cells);
   in.vec(g.food_at, cells), in.vec(g.danger, cells);
   u64 nfields = in.pod<u64>();
-  in.need(nfields == s.colonies.size() * 2, "pheromone field count disagrees with the colonies");
+  // Two per colony: the scenario's and those placed since (PlaceColony), kMaxColonies in all.
+  in.need(nfields % 2 == 0 && nfields >= s.colonies.size() * 2 && nfields <= kMaxColonies * 2,
+          "pheromone field count disagrees with the colonies");
   g.fields.resize(size_t(nfields));
   for (auto& f : g.fields) in.vec(f, cells);
 
@@ -555,8 +557,8 @@ std::unique_ptr<Game> read_game(ecs::ByteSource& src, const LoadLimits& limits) 
   in.vec(g.chunk_burning, chunks);
 
   in.expect_tag(tag("COLO"), "the colonies");
-  in.need(in.pod<u64>() == s.colonies.size(), "colony count disagrees with the scenario");
-  g.colonies.resize(s.colonies.size());
+  in.need(in.pod<u64>() == nfields / 2, "colony count disagrees with the pheromone fields");
+  g.colonies.resize(size_t(nfields / 2));
   for (Colony& c : g.colonies) {
     c.nest_x = in.pod<float>(), c.nest_y = in.pod<float>(), c.color = in.pod<u32>(), c.queen = in.pod<Handle>(),
     c.food = in.pod<double>();

@@ -388,8 +388,7 @@ void read_colonies(const json& root, Scenario& s) {
     Point nest = required(o, "nest", p, [&](const json& v, const std::string& q) { return point(v, q, s); });
     c.nest_x = nest.x;
     c.nest_y = nest.y;
-    static constexpr u32 kDefaultColors[4] = {0xFF3040E0u, 0xFFE08030u, 0xFF30C0E0u, 0xFFD040C0u};
-    c.color = kDefaultColors[i];
+    c.color = kDefaultColonyColors[i];
     optional(o, "color", p, c.color, color);
     auto count = [](const json& v, const std::string& q) { return integer(v, q, 0, 50'000'000); };
     optional(o, "workers", p, c.workers, count);

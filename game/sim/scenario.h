@@ -32,6 +32,10 @@ struct TerrainNoise {
   float dirt = 0.1f;
 };
 
+// A colony's colour when its file names none, by its place in the list (0xAABBGGRR):
+// red, blue, yellow, purple.
+inline constexpr u32 kDefaultColonyColors[4] = {0xFF3040E0u, 0xFFE08030u, 0xFF30C0E0u, 0xFFD040C0u};
+
 struct ColonySpec {
   float nest_x = 0, nest_y = 0;
   u32 color = 0xFFFFFFFFu;  // 0xAABBGGRR

@@ -200,6 +200,9 @@ void replenish_food(Game& g);
 // Ecology (ecology.cpp): colonies that fell are founded again, and each colony's turns
 // of fate (collapse, hunger, refounding) are noted for the window.
 void tend_colonies(Game& g);
+// Ecology: a PlaceColony command's new colony (nothing when place_colony_problem names
+// a reason).
+void found_colony(Game& g, const Command& cmd);
 // Ecology: burnt land grows grass again, a sweep of the map every kRegrowSweep ticks.
 void regrow_grass(Game& g);
 // A fight's contact, noted for the renderer's sparks (dropped when the list is full).

@@ -380,6 +380,40 @@ TEST_F(DebuggerUi, ViolationIsCountedNamedAndPauses) {
   EXPECT_EQ(dbg.violating_ticks, 2u);
 }
 
+// With "every tick" on, the Stress panel states the validator's cost: its mean thread CPU
+// ms per tick beside the tick's own (the systems' times), and the ticks a second the two
+// leave room for, which is why the rate drops.
+TEST_F(DebuggerUi, TheValidatorEveryTickStatesItsCostPerTick) {
+  EXPECT_EQ(validator_cost_text(dbg), "");
+  dbg.validate_every_tick = true;
+  double validate_mean = 0, tick_mean = 0;
+  for (int t = 0; t < 40; ++t) {
+    step(0, 0, false);
+    double tick_ms = 0;
+    for (double ms : g->times.last_ms) tick_ms += ms;
+    const double w = t == 0 ? 1 : kValidateMeanWeight;
+    validate_mean += (dbg.validate_ms - validate_mean) * w;
+    tick_mean += (tick_ms - tick_mean) * w;
+  }
+  const ValidatorCost c = validator_cost(dbg);
+  EXPECT_GT(c.validate_ms, 0);
+  EXPECT_GT(c.tick_ms, 0);
+  EXPECT_DOUBLE_EQ(c.validate_ms, validate_mean);
+  EXPECT_DOUBLE_EQ(c.tick_ms, tick_mean);
+  EXPECT_DOUBLE_EQ(c.max_tps, 1000 / (validate_mean + tick_mean));
+  const std::string text = validator_cost_text(dbg);
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.2f ms a tick", c.validate_ms);
+  EXPECT_NE(text.find(ms), std::string::npos) << text;
+  EXPECT_NE(text.find("thread CPU clock"), std::string::npos) << text;
+  std::snprintf(ms, sizeof ms, "at most %.0f ticks/s", c.max_tps);
+  EXPECT_NE(text.find(ms), std::string::npos) << text;
+  // A reset forgets it; the next validated tick measures again.
+  dbg.cost_samples = 0;
+  step(0, 0, false);
+  EXPECT_DOUBLE_EQ(validator_cost(dbg).validate_ms, dbg.validate_ms);
+}
+
 TEST_F(DebuggerUi, NewWorldClearsHistoryAndSelection) {
   dbg.validate_every_tick = true;
   for (int i = 0; i < 5; ++i) step(0, 0, false);

@@ -1475,4 +1475,272 @@ TEST(RenderWindow, AMissingScenarioIsExitCode2WithNoWindow) {
   SDL_QuitSubSystem(SDL_INIT_VIDEO);
 }
 
+// [SECTION] Drawing a maze and placing colonies
+
+// The fine brush: [ reaches one cell, and a stroke paints exactly the cells its path
+// crosses, a line one cell wide with no diagonal gap, and nothing else.
+TEST(RenderTools, TheOneCellBrushPaintsExactlyTheCellsUnderTheStroke) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 9);
+  h.frames(2);
+  h.key(SDLK_7);
+  for (int i = 0; i < 4; ++i) h.key(SDLK_LEFTBRACKET);
+  h.frames(1);
+  ASSERT_EQ(h.app.tool, Tool::PaintRock);
+  ASSERT_EQ(h.app.brush, kFineBrush);
+  h.app.paused = true;
+  Game& g = h.game();
+  const std::vector<Terrain> before = g.terrain;
+  // A stroke in two legs: along a row, then slanting down and right, drawn as the pointer
+  // goes (screen pixels, the path's points where the events put them).
+  const float path[3][2] = {{6.3f, 5.6f}, {30.7f, 5.4f}, {37.2f, 16.8f}};
+  h.press_at(h.sx(path[0][0]), h.sy(path[0][1]));
+  h.frames(1);
+  for (int k = 1; k < 3; ++k) {
+    h.drag_to(h.sx(path[k][0]), h.sy(path[k][1]));
+    h.frames(1);
+  }
+  h.release_at(h.sx(path[2][0]), h.sy(path[2][1]));
+  h.app.step_requests = 1;
+  h.frames(2);
+  // The cells under the stroke, from its points as the window took them, by sampling
+  // each leg finely.
+  std::vector<u8> under(g.terrain.size(), 0);
+  float px = world_x(h.app.camera, float(h.sx(path[0][0]))), py = world_y(h.app.camera, float(h.sy(path[0][1])));
+  under[cell_index(g, int(px), int(py))] = 1;
+  for (int k = 1; k < 3; ++k) {
+    const float qx = world_x(h.app.camera, float(h.sx(path[k][0]))),
+                qy = world_y(h.app.camera, float(h.sy(path[k][1])));
+    for (int i = 0; i <= 20000; ++i) {
+      const float t = float(i) / 20000;
+      under[cell_index(g, int(px + (qx - px) * t), int(py + (qy - py) * t))] = 1;
+    }
+    px = qx, py = qy;
+  }
+  size_t painted = 0, expected = 0;
+  for (u32 c = 0; c < g.terrain.size(); ++c) {
+    const bool changed = g.terrain[c] != before[c];
+    painted += changed, expected += under[c];
+    EXPECT_EQ(changed, under[c] == 1) << "cell " << c % g.width << ", " << c / g.width;
+    if (changed) { EXPECT_EQ(g.terrain[c], Terrain::Rock); }
+  }
+  EXPECT_GT(painted, 40u);
+  EXPECT_EQ(painted, expected);
+  // The row leg is one cell wide: a single rock cell in each of its columns.
+  for (int x = 8; x <= 28; ++x) {
+    int rocks = 0;
+    for (int y = 0; y < 12; ++y) rocks += g.terrain[cell_index(g, x, y)] == Terrain::Rock;
+    EXPECT_EQ(rocks, 1) << "column " << x;
+  }
+}
+
+// The colony tool (key 0) founds a colony where it is clicked: its nest and queen, and
+// ants she lays; water and a fifth colony are refused with a message.
+TEST(RenderTools, TheColonyToolFoundsAColonyUpToFour) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 6);
+  h.frames(2);
+  h.key(SDLK_0);
+  h.frames(1);
+  ASSERT_EQ(h.app.tool, Tool::Colony);
+  Game& g = h.game();
+  h.click(48.5f, 30.5f);  // the lake
+  h.frames(2);
+  EXPECT_EQ(g.colonies.size(), 2u);
+  EXPECT_NE(h.app.notice.find("no colony here: a nest cannot be founded on water"), std::string::npos) << h.app.notice;
+  h.click(48.5f, 8.5f);
+  h.frames(2);
+  ASSERT_EQ(g.colonies.size(), 3u);
+  EXPECT_EQ(g.colonies[2].nest_x, world_x(h.app.camera, float(h.sx(48.5f))));
+  h.frames(400);
+  EXPECT_GT(g.colonies[2].born, 3u) << "the new queen lays";
+  EXPECT_NE(h.app.fate_note.find("Colony 3 founded"), std::string::npos) << h.app.fate_note;
+  h.click(48.5f, 56.5f);
+  h.frames(2);
+  ASSERT_EQ(g.colonies.size(), 4u);
+  h.click(8.5f, 56.5f);
+  h.frames(2);
+  EXPECT_EQ(g.colonies.size(), 4u);
+  EXPECT_NE(h.app.notice.find("already 4 colonies"), std::string::npos) << h.app.notice;
+  EXPECT_TRUE(validate_game(g).empty());
+}
+
+// [SECTION] Maimed ants
+
+// A maimed and a whole ant at close zoom in a 1280 x 800 window: the leg a bomb tore off
+// leaves a clear hole in the picture. Legs and antennae are drawn lighter than the body
+// (a dark leg on a dark body is lost) and a few pixels thick.
+TEST(RenderPixels, AMissingLegIsPlainAtCloseZoom) {
+  Harness h(data("nests.json"), 1280, 800);
+  ASSERT_TRUE(h.ok) << h.err;
+  h.frames(240);  // the ants walk out of the crowd at the nest
+  h.app.paused = true;
+  Game& g = h.game();
+  // A worker with no other ant within two cells, so nothing else is drawn over its legs.
+  Record* ant = nullptr;
+  g.ecs->for_each_simulated([&](Record& r) {
+    if (ant || r.payload.kind != Kind::Worker || r.payload.legs != 6) return;
+    if (ants_within(g, r.payload.x, r.payload.y, 0, 2.0f).size() == 1) ant = &r;
+  });
+  ASSERT_NE(ant, nullptr);
+  const Body b = ant->payload;
+  h.look_at(b.x, b.y, Camera::kMaxZoom);
+  h.frames(2);
+  ASSERT_EQ(detail_for_zoom(h.app.camera.zoom), Detail::Pieces);
+  const std::vector<uint32_t> whole = h.app.frame_pixels;
+  std::string err;
+  ASSERT_TRUE(save_screenshot(h.app, colony_test::scratch_path("whole_ant.png"), &err)) << err;
+  // maim_ant takes the first leg on the side asked for: the front left one (body_plans.cpp).
+  ASSERT_TRUE(maim_ant(g, *ant, false, 0));
+  h.frames(2);
+  ASSERT_TRUE(save_screenshot(h.app, colony_test::scratch_path("maimed_ant.png"), &err)) << err;
+  auto rgb_at = [&](const std::vector<uint32_t>& px, float wx, float wy) {
+    const uint32_t p = px[size_t(h.sy(wy)) * size_t(h.app.frame_w) + size_t(h.sx(wx))];
+    return Rgb{int(p & 255), int(p >> 8 & 255), int(p >> 16 & 255)};
+  };
+  auto luma_at = [&](const std::vector<uint32_t>& px, float wx, float wy) { return rgb_at(px, wx, wy).luma(); };
+  // Plainly different: by 60 or more in a channel.
+  auto differ = [&](float wx, float wy) {
+    const Rgb a = rgb_at(whole, wx, wy), z = rgb_at(h.app.frame_pixels, wx, wy);
+    return std::max({std::abs(a.r - z.r), std::abs(a.g - z.g), std::abs(a.b - z.b)}) >= 60;
+  };
+  // The leg's outer half, off the body: offset (0.08, 0.14) cells, turned pi/2 - 0.6 from
+  // the heading, 0.3 cells long.
+  const float c = std::cos(b.heading), s = std::sin(b.heading);
+  const float ox = b.x + c * 0.08f - s * 0.14f, oy = b.y + s * 0.08f + c * 0.14f;
+  const float la = b.heading + 1.5707963f - 0.6f;
+  int hole = 0, samples = 0, leg_luma = 0, ground_luma = 0;
+  for (float t = 0.05f; t <= 0.13f; t += 0.01f) {
+    const float wx = ox + std::cos(la) * t, wy = oy + std::sin(la) * t;
+    hole += differ(wx, wy);
+    leg_luma += luma_at(whole, wx, wy), ground_luma += luma_at(h.app.frame_pixels, wx, wy), ++samples;
+  }
+  EXPECT_GE(hole, samples - 1) << "the leg's pixels hardly change when it is torn off";
+  // Lighter than the body's abdomen (0.3 cells behind the centre) and than the ground: a
+  // leg reads against the ant it belongs to and the grass around it.
+  const int abdomen = luma_at(whole, b.x - c * 0.3f, b.y - s * 0.3f);
+  EXPECT_GE(leg_luma / samples, abdomen + 40) << "leg " << leg_luma / samples << ", abdomen " << abdomen;
+  EXPECT_GE(leg_luma / samples, ground_luma / samples + 20) << "ground " << ground_luma / samples;
+  // A few pixels thick: across the leg at its middle, at least 3 pixels differ.
+  const float mx = ox + std::cos(la) * 0.09f, my = oy + std::sin(la) * 0.09f;
+  int across = 0;
+  for (float d = -0.08f; d <= 0.08f; d += 1.0f / Camera::kMaxZoom) {
+    const float wx = mx - std::sin(la) * d, wy = my + std::cos(la) * d;
+    across += differ(wx, wy);
+  }
+  EXPECT_GE(across, 3) << "the leg is a hairline";
+}
+
+// [SECTION] The trails view
+
+// T turns the trails view on and N hides the ants: the trails are the picture, each
+// colony's in its own colour, and no ant is drawn.
+TEST(RenderPixels, TheTrailsViewShowsColonyColouredTrailsAndNoAnts) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.look_at(48, 32, 8);
+  h.frames(420);  // the ants walk out and lay their trails
+  h.key(SDLK_t);
+  h.frames(8);  // every chunk's trails built (a quarter of them a frame)
+  ASSERT_TRUE(h.app.trails_view);
+  h.app.paused = true;
+  h.frames(8);
+  const std::vector<uint32_t> with_ants = h.app.frame_pixels;
+  ASSERT_GT(h.app.batch.verts[kLayerBodies].size(), 0u);
+  h.key(SDLK_n);
+  h.frames(2);
+  ASSERT_TRUE(h.app.hide_ants);
+  Game& g = h.game();
+  // No ant in the batch: no quads on the bodies' layer, no dots or stamps in the crowd image.
+  EXPECT_EQ(h.app.batch.verts[kLayerBodies].size(), 0u);
+  EXPECT_EQ(h.app.batch.crowd_dots, 0u);
+  EXPECT_EQ(h.app.batch.stamp_orders.size(), 0u);
+  // Where an ant stood the picture changed (its body is gone), and what is there now is
+  // the trail glow or the dimmed ground.
+  int ants = 0, gone = 0;
+  g.ecs->for_each_simulated([&](Record& r) {
+    if (!is_ant(r.payload.kind) || r.payload.kind == Kind::Queen) return;
+    const int x = h.sx(r.payload.x), y = h.sy(r.payload.y);
+    if (x < 0 || y < 0 || x >= h.app.frame_w || y >= h.app.frame_h) return;
+    const size_t i = size_t(y) * size_t(h.app.frame_w) + size_t(x);
+    ++ants;
+    gone += with_ants[i] != h.app.frame_pixels[i];
+  });
+  ASSERT_GT(ants, 100);
+  EXPECT_GE(gone, ants * 9 / 10);
+  // The trails around each nest glow in that colony's colour: red by the red nest, blue by
+  // the blue one, and the frame shows them as the layer holds them.
+  auto trail_pixels = [&](float nx, float ny, bool (*tint)(Rgb)) {
+    int lit = 0;
+    for (int y = int(ny) - 8; y <= int(ny) + 8; ++y)
+      for (int x = int(nx) - 8; x <= int(nx) + 8; ++x) {
+        if (!in_map(g, x, y) || std::hypot(float(x) + 0.5f - nx, float(y) + 0.5f - ny) < 4.5f) continue;
+        const SDL_Color c = trail_color_at(h.app.terrain, g, cell_index(g, x, y));
+        lit += tint(Rgb{c.r, c.g, c.b}) && tint(h.pixel(h.sx(float(x) + 0.5f), h.sy(float(y) + 0.5f)));
+      }
+    return lit;
+  };
+  auto red_glow = [](Rgb p) { return p.r > 90 && p.r > p.b + 40 && p.r > p.g + 40; };
+  auto blue_glow = [](Rgb p) { return p.b > 90 && p.b > p.r + 40 && p.b > p.g + 20; };
+  EXPECT_GT(trail_pixels(20, 32, red_glow), 40);
+  EXPECT_GT(trail_pixels(76, 32, blue_glow), 40);
+  EXPECT_EQ(trail_pixels(20, 32, blue_glow), 0);
+  EXPECT_EQ(trail_pixels(76, 32, red_glow), 0);
+  // The ground is dimmed: the lake, where no ant walks, is darker than in the usual view.
+  h.key(SDLK_t);
+  h.frames(2);
+  const Rgb lake = h.mean_around(48, 32, 3);
+  h.key(SDLK_t);
+  h.frames(2);
+  const Rgb dimmed = h.mean_around(48, 32, 3);
+  EXPECT_LT(dimmed.luma() * 2, lake.luma()) << lake.luma() << " " << dimmed.luma();
+}
+
+// [SECTION] The population chart
+
+// The HUD's chart holds, per colony, the ants alive at every kPopulationSampleTicks-th tick:
+// each sample equals the ants of that colony in storage at that tick, through a bomb.
+TEST(RenderHud, ThePopulationChartSamplesEachColonysAntsAlive) {
+  Harness h(data("nests.json"));
+  ASSERT_TRUE(h.ok) << h.err;
+  h.app.show_hud = true;
+  Game& g = h.game();
+  std::vector<float> expected[2];
+  auto count_ants = [&] {
+    std::array<u64, 2> n{};
+    g.ecs->for_each_entity([&](Record& r) {
+      if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying) && r.payload.colony < 2) ++n[r.payload.colony];
+    });
+    return n;
+  };
+  const auto first = count_ants();
+  for (int c = 0; c < 2; ++c) expected[c].push_back(float(first[size_t(c)]));  // tick 0, sampled at install
+  while (g.tick < 10 * kPopulationSampleTicks) {
+    if (g.tick == 4 * kPopulationSampleTicks + 5)
+      queue_command(g, Command{CommandKind::BigBomb, g.colonies[0].nest_x + 4, g.colonies[0].nest_y, 0, 0});
+    h.frames(1);
+    if (g.tick % kPopulationSampleTicks == 0) {
+      const auto n = count_ants();
+      for (int c = 0; c < 2; ++c) {
+        EXPECT_EQ(u64(n[size_t(c)]), g.colonies[size_t(c)].alive) << "tick " << g.tick;
+        expected[c].push_back(float(n[size_t(c)]));
+      }
+    }
+  }
+  for (int c = 0; c < 2; ++c) {
+    const std::vector<float> series = population_series(h.app.population, size_t(c));
+    EXPECT_EQ(series, expected[c]) << "colony " << c;
+  }
+  // The bomb shows: red's line drops where it fell.
+  EXPECT_LT(expected[0][5], expected[0][4]);
+  EXPECT_TRUE(h.app.population.open);
+  // Another world starts the chart again, from its first tick.
+  std::string err;
+  ASSERT_TRUE(app_load_scenario(h.app, data("nests.json"), &err)) << err;
+  EXPECT_EQ(h.app.population.count, 1);
+  EXPECT_EQ(population_series(h.app.population, 1), std::vector<float>{151});
+}
+
 }  // namespace

@@ -228,5 +228,59 @@ TEST(Sparks, AFightLeavesASparkAtTheContactForAFewTicks) {
   for (const Spark& k : g->sparks) EXPECT_GE(k.tick + kSparkTicks, g->tick - 1);
 }
 
+// [SECTION] Placed colonies
+
+Command place_at(float x, float y) { return Command{.kind = CommandKind::PlaceColony, .x = x, .y = y}; }
+
+TEST(PlacedColony, MakesANestAndAQueenThatLaysAnts) {
+  Scenario s = lone_queen();
+  s.rules.upkeep = 0.0005f;
+  auto g = build(s);
+  ASSERT_EQ(place_colony_problem(*g, 12.5f, 12.5f), "");
+  ASSERT_TRUE(queue_command(*g, place_at(12.5f, 12.5f)));
+  simulate_tick(*g);
+  ASSERT_EQ(g->colonies.size(), 2u);
+  const Colony& c = g->colonies[1];
+  EXPECT_EQ(c.nest_x, 12.5f);
+  EXPECT_EQ(c.nest_y, 12.5f);
+  EXPECT_EQ(c.fate, Fate::Founded);
+  EXPECT_NE(c.color, g->colonies[0].color);  // a colour no other colony wears
+  ASSERT_FALSE(c.queen.is_null());
+  const Record* q = g->ecs->find(c.queen);
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->payload.kind, Kind::Queen);
+  EXPECT_EQ(q->payload.colony, 1);
+  EXPECT_EQ(g->fields.size(), 4u);
+  // She lays from the store she brought, and her ants walk out with the rest.
+  run(*g, 600);
+  EXPECT_GT(c.born, 5u);
+  EXPECT_GT(c.alive, 5u);
+  expect_valid(*g);
+}
+
+TEST(PlacedColony, IsRefusedPastFourColoniesOffLandAndBesideANest) {
+  Scenario s = lone_queen();
+  s.shapes.push_back(TerrainShape{.terrain = Terrain::Water, .circle = false, .x = 0, .y = 56, .w = 64, .h = 8});
+  auto g = build(s);
+  EXPECT_NE(place_colony_problem(*g, 10.5f, 60.5f).find("water"), std::string::npos);
+  EXPECT_NE(place_colony_problem(*g, 34.0f, 32.0f).find("cells from the others"), std::string::npos);
+  EXPECT_NE(place_colony_problem(*g, -1.0f, 3.0f), "");
+  // The refused ones queued anyway (as a file may) do nothing.
+  queue_command(*g, place_at(10.5f, 60.5f));
+  queue_command(*g, place_at(34.0f, 32.0f));
+  simulate_tick(*g);
+  EXPECT_EQ(g->colonies.size(), 1u);
+  // Three more make four; the fifth is refused, in the same tick or later.
+  for (float x : {8.5f, 20.5f, 50.5f, 44.5f}) queue_command(*g, place_at(x, 10.5f));
+  simulate_tick(*g);
+  ASSERT_EQ(g->colonies.size(), 4u);
+  EXPECT_EQ(place_colony_problem(*g, 20.5f, 40.5f), "there are already 4 colonies, the most the game holds");
+  queue_command(*g, place_at(20.5f, 40.5f));
+  simulate_tick(*g);
+  EXPECT_EQ(g->colonies.size(), 4u);
+  EXPECT_EQ(g->fields.size(), 8u);
+  expect_valid(*g);
+}
+
 }  // namespace
 }  // namespace colony
