@@ -330,10 +330,11 @@ bool build_world(Game& g, std::string* err) {
 
 namespace {
 
-// The bytes a world of scenario s takes holding n's entities, pieces, volumes and sensors.
-u64 world_bytes_holding(const Scenario& s, const StartingNeeds& n) {
+// The bytes a world of scenario s takes holding n's entities, pieces, volumes and sensors,
+// with the scent fields of `colonies` colonies.
+u64 world_bytes_holding(const Scenario& s, const StartingNeeds& n, u64 colonies) {
   Capacity cap = resolved_capacity(s);
-  const u64 cells = u64(s.width) * s.height, colonies = s.colonies.size();
+  const u64 cells = u64(s.width) * s.height;
   const u64 row = (sizeof(ecs::DirEntry) + sizeof(ColonyEcs::Lists) + 63) / 64 * 64;
   const u64 per_entity = row + sizeof(ecs::SimLink);
   const u64 back = sizeof(ecs::BackPointer);
@@ -357,14 +358,15 @@ u64 world_bytes_holding(const Scenario& s, const StartingNeeds& n) {
 
 }  // namespace
 
-u64 world_bytes_at_start(const Scenario& s) { return world_bytes_holding(s, starting_needs(s)); }
+u64 world_bytes_at_start(const Scenario& s) { return world_bytes_holding(s, starting_needs(s), s.colonies.size()); }
 
 u64 world_bytes_at_capacity(const Scenario& s) {
   const Capacity cap = resolved_capacity(s);
   StartingNeeds full = starting_needs(s);
   full.entities = std::max<u64>(full.entities, cap.entities);
   for (size_t i = 0; i < ColonyPools::kCount; ++i) full.pools[i] = std::max<u64>(full.pools[i], cap.pools[i]);
-  return world_bytes_holding(s, full);
+  // A player may place colonies up to kMaxColonies, each with its two scent fields.
+  return world_bytes_holding(s, full, std::max<u64>(s.colonies.size(), kMaxColonies));
 }
 
 u64 cgroup_memory_limit(const std::string& root, const std::string& self) {
