@@ -660,8 +660,22 @@ TEST(Cli, VersionNamesTheVersionAndTheCommit) {
   fs::path err = temp_dir() / "version_stderr.txt";
   std::string out = output_of(std::string(COLONY_EXE) + " --version 2>" + err.string(), &code);
   EXPECT_EQ(code, 0);
-  EXPECT_EQ(out, std::string("colony ") + COLONY_PROJECT_VERSION + " (commit " + commit + ")\n");
   EXPECT_EQ(read_file(err), "");
+  const std::string head = std::string("colony ") + COLONY_PROJECT_VERSION + " (commit ";
+  ASSERT_EQ(out.rfind(head, 0), 0u) << out;
+  ASSERT_GE(out.size(), head.size() + 2);
+  ASSERT_EQ(out.substr(out.size() - 2), ")\n") << out;
+  const std::string built = out.substr(head.size(), out.size() - head.size() - 2);
+  if (commit == "unknown") {
+    EXPECT_EQ(built, "unknown");
+    return;
+  }
+  // The build's commit is HEAD, or one of its ancestors when commits came after the build.
+  ASSERT_GE(built.size(), 7u) << out;
+  ASSERT_EQ(built.find_first_not_of("0123456789abcdef"), std::string::npos) << out;
+  int ancestor = -1;
+  output_of("git -C '" COLONY_SOURCE_DIR "' merge-base --is-ancestor " + built + " HEAD 2>/dev/null", &ancestor);
+  EXPECT_EQ(ancestor, 0) << built << " is neither HEAD (" << commit << ") nor one of its ancestors";
 }
 
 }  // namespace
