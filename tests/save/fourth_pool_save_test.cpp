@@ -67,7 +67,7 @@ void fill(FourWorld& w) {
     ASSERT_EQ(w.add_each<Leg>(h, 3, [&](Leg& l, u32 k) { l.joint = i * 10 + k, l.length = 0.5f + float(k); }),
               ecs::Result::Ok);
     ASSERT_EQ(w.add_each<RenderPiece>(h, 3, [&](RenderPiece& p, u32 k) { p.sprite = u8(k); }), ecs::Result::Ok);
-    if (i == 4) ASSERT_EQ(w.queue_destroy(h), ecs::Result::Ok);
+    if (i == 4) { ASSERT_EQ(w.queue_destroy(h), ecs::Result::Ok); }
   }
   w.apply_destructions();
 }
