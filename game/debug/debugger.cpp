@@ -292,6 +292,16 @@ void debugger_validate(Debugger& dbg, Game& g) {
 namespace {
 
 // Forgets everything that belongs to the previous world; keeps the settings and windows.
+// The theatre's serials name releases of one world's journal, and the last kill shown is
+// one of that world's: another world forgets them, its journal looked at up to `seen`.
+void forget_releases(Debugger& dbg, unsigned long long seen) {
+  dbg.replay = ReleaseReplay{};
+  dbg.what_if = WhatIf{};
+  dbg.playing = false;
+  dbg.theatre_seen = seen;
+  dbg.release_seen = false;
+}
+
 void notice_world(Debugger& dbg, const Game& g) {
   const void* world = g.ecs.get();
   bool changed = world != dbg.world_seen || g.tick < dbg.last_tick;
@@ -317,11 +327,7 @@ void notice_world(Debugger& dbg, const Game& g) {
   dbg.validated_ticks = dbg.violation_count = dbg.violating_ticks = dbg.cost_samples = 0;
   dbg.first_violation.clear();
   dbg.auto_bomb_next_tick = 0;
-  dbg.replay = ReleaseReplay{};
-  dbg.what_if = WhatIf{};
-  dbg.playing = false;
-  dbg.theatre_seen = 0;
-  dbg.release_seen = false;
+  forget_releases(dbg, 0);
 }
 
 }  // namespace
@@ -472,13 +478,7 @@ namespace {
 void adopt_world(Debugger& dbg, const Game& game) {
   dbg.world_seen = game.ecs.get();
   dbg.last_tick = game.tick;
-  // The theatre's serials name releases of the world's own journal, and the last kill shown
-  // is one of this world's.
-  dbg.release_seen = false;
-  dbg.replay = ReleaseReplay{};
-  dbg.what_if = WhatIf{};
-  dbg.playing = false;
-  dbg.theatre_seen = game.ecs->journal().release_count();
+  forget_releases(dbg, game.ecs->journal().release_count());
   dbg.chunk_data = ChunkMapData{};
   dbg.map_cells.clear();
   dbg.map_cells_pool = -1;
