@@ -4,6 +4,8 @@
 // Table of contents
 //   [SECTION] Ants, fully simulated
 //   [SECTION] Ants, dormant (cheaper model, every dormant_period ticks)
+#include <thread>
+
 #include "sim_internal.h"
 
 namespace colony {
@@ -261,6 +263,13 @@ void for_each_simulated_prefetching(Game& g, Fn&& fn) {
 }
 
 }  // namespace
+
+namespace {
+u32 g_sim_threads = 1;
+}  // namespace
+
+void set_sim_threads(u32 n) { g_sim_threads = n ? n : std::max(1u, std::thread::hardware_concurrency()); }
+u32 sim_threads() { return g_sim_threads; }
 
 void simulate_ants(Game& g) {
   if (g.tick != 0 && occupancy_stamp(g.tick) == occupancy_stamp(0))

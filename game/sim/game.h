@@ -260,6 +260,11 @@ std::string size_text(double bytes);
 u64 cgroup_memory_limit(const std::string& root = "/sys/fs/cgroup", const std::string& self = "/proc/self/cgroup");
 // Advances exactly one fixed time step: commands, scenario events, systems, deaths.
 void simulate_tick(Game& g);
+// The threads the full model's passes share, for every world in the process (1 until
+// set): 0 asks for the machine's cores. The state after any tick is the same whatever
+// the count (the state hash, saves, replays and the rewind agree across machines).
+void set_sim_threads(u32 n);
+u32 sim_threads();
 // One tick's commands touch at most this many times the map's cells, the bound a
 // scenario's once-only events have (a bomb its maim ring, a fire or a brush its disc, a
 // spawn or a food drop a cell per ant or crumb, kill-percent the whole map): a tick's
