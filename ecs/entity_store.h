@@ -172,6 +172,15 @@ class EntityStore {
   // holds now (a record leaving does not clear its bit), never missing one.
   TagSet block_tags(u32 block) const { return block_tags_[block]; }
 
+  // The simulated store's blocks in chain order, numbered into the batched free's scratch
+  // (so valid until the next batched free or structural change): what a walk split into
+  // jobs of whole blocks starts each job from.
+  const u32* rank_simulated_blocks() {
+    u32 rank = 0;
+    for (u32 b = simulated_.first; b != kNone; b = block_next_[b]) ranked_block_[rank++] = b;
+    return ranked_block_.get();
+  }
+
   const BlockList& simulated() const { return simulated_; }
   const BlockList& dormant(u32 chunk) const { return dormant_[chunk]; }
   u32 sim_head(u32 chunk) const { return sim_head_[chunk]; }

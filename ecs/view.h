@@ -27,6 +27,8 @@ class RecordCursor {
  public:
   RecordCursor() = default;
   RecordCursor(EntityStore& store, const BlockList& list) : store_(&store), block_(list.first), left_(list.count) {}
+  // `count` records from the start of `block` on, following the chain.
+  RecordCursor(EntityStore& store, u32 block, u32 count) : store_(&store), block_(block), left_(count) {}
   bool done() const { return left_ == 0; }
   u32 left() const { return left_; }
   R& operator*() const { return *reinterpret_cast<R*>(store_->at(block_, offset_)); }
@@ -88,6 +90,42 @@ class RecordView {
   EntityStore* store_;
   BlockList list_;
   TagSet skip_;
+};
+
+// [SECTION] Records of one block list, in jobs
+
+// A block list's records cut into jobs of whole blocks, numbered in storage order. Job j
+// holds the same records whatever thread walks it (workers.h), so a walk split this way
+// can leave the same results for any thread count. Taken at the start of a walk; the
+// list must not change structurally while the jobs are walked.
+template <class R>
+class RecordJobs {
+ public:
+  RecordJobs(EntityStore& store, const BlockList& list, const u32* blocks, u32 records_per_job)
+      : store_(&store), list_(list), blocks_(blocks), blocks_per_job_(blocks_for(store, records_per_job)) {}
+  u32 records_per_job() const { return blocks_per_job_ * store_->block_records(); }
+  u32 size() const { return (list_.count + records_per_job() - 1) / records_per_job(); }
+  // The place in the list of the job's first record, and how many it holds.
+  u32 first(u32 job) const { return job * records_per_job(); }
+  u32 count(u32 job) const {
+    const u32 left = list_.count - first(job);
+    return left < records_per_job() ? left : records_per_job();
+  }
+  RecordCursor<R> begin(u32 job) const { return {*store_, blocks_[job * blocks_per_job_], count(job)}; }
+  template <class Fn>
+  void for_each(u32 job, Fn&& fn) const {
+    for (RecordCursor<R> c = begin(job); !c.done(); ++c) fn(*c);
+  }
+
+ private:
+  static u32 blocks_for(const EntityStore& store, u32 records) {
+    const u32 per = store.block_records();
+    return records > per ? (records + per - 1) / per : 1;
+  }
+  EntityStore* store_;
+  BlockList list_;
+  const u32* blocks_;
+  u32 blocks_per_job_;
 };
 
 // [SECTION] Records of one chunk

@@ -536,6 +536,11 @@ class World {
   // Views (view.h): ranges a walk can look ahead in, and walks that skip tags.
   // The simulated records, in storage order.
   RecordView<Record> simulated() { return {store_, store_.simulated()}; }
+  // The simulated records in jobs of about records_per_job (whole blocks), for a walk
+  // shared between threads (workers.h).
+  RecordJobs<Record> simulated_jobs(u32 records_per_job) {
+    return {store_, store_.simulated(), store_.rank_simulated_blocks(), records_per_job};
+  }
   // Chunk c's records, simulated members then dormant storage, minus the tags in skip.
   ChunkView<Record> in_chunk(u32 chunk, TagSet skip = 0) { return {store_, chunk, skip}; }
   // Chunk c's dormant records, minus the tags in skip.

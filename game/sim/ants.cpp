@@ -3,8 +3,14 @@
 //
 // Table of contents
 //   [SECTION] Ants, fully simulated
+//   [SECTION] The full model's passes (threads, and the order that keeps them deterministic)
 //   [SECTION] Ants, dormant (cheaper model, every dormant_period ticks)
+#include <atomic>
+#include <bit>
+#include <memory>
 #include <thread>
+
+#include "workers.h"
 
 #include "sim_internal.h"
 
@@ -32,18 +38,19 @@ constexpr u32 kDormantLeg = 64;  // ticks of a dormant forager's walk in one dir
 // Age and hunger; true when the ant died.
 constexpr float kStarveChance = 0.0008f;
 
+// Age and hunger over dt ticks: the cause when the ant dies of them, else Count.
 // Inlined into both walks: left to GCC it was called as a function once the walks went
 // through the engine's views, 4 % more instructions a tick (callgrind, tick/full/10000).
-[[gnu::always_inline]] inline bool age_ant(Game& g, Record& r, u32 dt) {
+[[gnu::always_inline]] inline DeathCause age_ant(const Game& g, Record& r, u32 dt) {
   Body& b = r.payload;
   b.age += dt;
-  if (b.age >= b.lifespan) return kill_ant(g, r, DeathCause::Age);
+  if (b.age >= b.lifespan) return DeathCause::Age;
   // A starving colony's ant dies with a chance of kStarveChance a tick: over dt ticks at
   // once, 1 - (1 - chance)^dt (dt x chance overshot it, 0.82 against 0.56 at dt 1,024).
   if (g.colonies[b.colony].starving &&
       hash_float(g.seed, g.tick, r.header.handle.index, kStarve) < 1.0f - std::pow(1.0f - kStarveChance, float(dt)))
-    return kill_ant(g, r, DeathCause::Starvation);
-  return false;
+    return DeathCause::Starvation;
+  return DeathCause::Count;
 }
 
 // Turns toward (tx, ty) by at most `step` radians.
@@ -169,42 +176,118 @@ u32 walk(Game& g, Body& b, u32 id) {
   return cell;
 }
 
-// Scent: to-home while searching, to-food while carrying; it fades with distance walked.
-void lay_scent(Game& g, Body& b, bool returning, u32 cell, u32 chunk) {
-  float& trail_here = field(g, b.colony, returning ? Field::ToFood : Field::ToHome, cell);
-  float lay = b.scent * g.scenario.rules.deposit;
-  if (lay > trail_here) trail_here = lay, g.chunk_scent[chunk] |= kChunkTrail;
+// [SECTION] The full model's passes
+//
+// A tick of the full model is a walk of every simulated ant, cut into jobs of whole
+// storage blocks (ecs::RecordJobs) that the simulation's threads share, then three
+// steps that run on one thread:
+//   pass 1 (jobs)   each ant ages, senses, steers and walks; it writes its own record and
+//                   sensors, claims its cell in the occupancy grid, and notes for later
+//                   what touches anything else: a death, a bite or a delivery, a change
+//                   of chunk, and the scent it lays.
+//   pass 2 (jobs)   each walker lays its scent and looks for an enemy in its cell.
+//   orders          deaths, bites and deliveries, fights, chunk changes, job by job.
+// Within a pass nothing an ant reads is written: pass 1 reads the trail fields and pass
+// 2 alone writes them (an atomic max), pass 1 writes the occupancy grid (an atomic
+// claim: the lowest entity index standing in a cell holds it) and pass 2 alone reads
+// it. Everything else goes through the orders, in job order. So the world after a tick
+// is the same for any thread count.
+
+// Records per job: a 32nd of the simulated ants, in whole storage blocks, from 256 to
+// 4,096. Enough jobs for two or four threads to share evenly at any size (a small world's
+// 2,000 ants make 8), few enough that each job writes its scratch in long runs. It
+// follows from the count alone, never from the threads.
+constexpr u32 kMinRecordsPerJob = 256, kMaxRecordsPerJob = 4096;
+u32 records_per_job(u32 simulated) { return std::clamp(simulated / 32, kMinRecordsPerJob, kMaxRecordsPerJob); }
+
+enum class OrderKind : u8 { Die, TakeFood, Deliver };
+struct Order {
+  u32 index;
+  OrderKind kind;
+  DeathCause cause;
+};
+struct ChunkChange {
+  u32 index, chunk;
+  Game::Stand from;
+};
+// An ant that walked this tick: where it stands, and the scent it lays there (field
+// kNoScent when it senses this tick instead).
+struct Walker {
+  u32 index, cell, chunk;
+  float lay;
+  u8 colony, field;
+};
+constexpr u8 kNoScent = 0xFF;
+// An ant that found an enemy holding its cell.
+struct Meeting {
+  u32 index, enemy;
+};
+
+}  // namespace
+
+// Each array has an entry for every place of the simulated store: a job writes from its
+// first record's place on, at most one entry per ant. The counts are per job.
+struct Game::AntPasses {
+  u32 jobs = 0;
+  ecs::Buffer<Order> orders;
+  ecs::Buffer<ChunkChange> changes;
+  ecs::Buffer<Walker> walkers;
+  ecs::Buffer<Meeting> meetings;
+  struct Counts {
+    u32 orders, changes, walkers, meetings;
+  };
+  ecs::Buffer<Counts> counts;
+};
+
+void Game::AntPassesDeleter::operator()(AntPasses* p) const { delete p; }
+
+void size_ant_passes(Game& g) {
+  auto p = std::unique_ptr<Game::AntPasses, Game::AntPassesDeleter>(new Game::AntPasses);
+  const size_t n = size_t(g.ecs->max_entities()) + 1;
+  p->jobs = u32(n / kMinRecordsPerJob + 1);
+  p->orders = ecs::make_buffer<Order>(n);
+  p->changes = ecs::make_buffer<ChunkChange>(n);
+  p->walkers = ecs::make_buffer<Walker>(n);
+  p->meetings = ecs::make_buffer<Meeting>(n);
+  p->counts = ecs::make_buffer<Game::AntPasses::Counts>(p->jobs);
+  g.ant_passes = std::move(p);
 }
 
-// Food and home: a searching worker on food takes a bite, a carrier at the nest delivers,
-// and an ant at the nest starts its to-home trail afresh.
-void forage(Game& g, Record& r, bool returning, u32 cell) {
+namespace {
+
+// Claims a cell for this tick for the ant with the lowest index standing in it: the same
+// holder whatever order the ants arrive in.
+void claim_cell(Game& g, u32 cell, u64 stamp, u8 colony, u32 index) {
+  std::atomic_ref<u64> occ(g.occupancy[cell]);
+  const u64 mine = stamp | u64(colony) << kOccupantBits | index;
+  u64 held = occ.load(std::memory_order_relaxed);
+  while (((held & 0xFFFFFFFF00000000ull) != stamp || (held & kOccupantMask) > index) &&
+         !occ.compare_exchange_weak(held, mine, std::memory_order_relaxed)) {}
+}
+
+// Raises a trail cell to `lay` when that is stronger (scent is never negative, so its
+// bits order as the values do): the same result in any order.
+bool raise_trail(float& cell, float lay) {
+  std::atomic_ref<u32> bits(reinterpret_cast<u32&>(cell));
+  const u32 want = std::bit_cast<u32>(lay);
+  u32 held = bits.load(std::memory_order_relaxed);
+  while (held < want)
+    if (bits.compare_exchange_weak(held, want, std::memory_order_relaxed)) return true;
+  return false;
+}
+
+// Pass 1 for one ant: age, sense and steer, walk; what touches more than its own record
+// is noted in the job's arrays.
+struct JobOut {
+  Order* orders;
+  ChunkChange* changes;
+  Walker* walkers;
+  u32 n_orders = 0, n_changes = 0, n_walkers = 0;
+};
+
+void think_ant(Game& g, Record& r, u64 stamp, JobOut& out) {
   Body& b = r.payload;
-  const Colony& home = g.colonies[b.colony];
-  if (!returning && b.kind == Kind::Worker && (g.cell_flags[cell] & kCellFood)) take_food(g, r);
-  if (length_squared(position(b) - nest_of(home)) >= kNestRadius * kNestRadius) return;
-  if (returning) deliver_food(g, r);
-  else b.scent = 1;
-}
-
-// Combat: the ant already standing in this cell this tick, if it is an enemy; then this
-// one stands there. The cell's entry names its colony, so only an enemy contact touches
-// the other's record.
-void meet_enemy(Game& g, Record& r, u32 cell) {
-  const Body& b = r.payload;
-  const u64 stamp = occupancy_stamp(g.tick);
-  u64& occ = g.occupancy[cell];
-  if ((occ & 0xFFFFFFFF00000000ull) == stamp && u32(occ >> kOccupantBits & 3) != b.colony) {
-    Record& other = g.ecs->record_at(u32(occ & kOccupantMask));
-    if (!(other.header.flags & ecs::kFlagDying)) fight(g, r, other);
-  }
-  if (!(r.header.flags & ecs::kFlagDying)) occ = stamp | u64(b.colony) << kOccupantBits | r.header.handle.index;
-}
-
-// The full model, one tick: age, sense and steer, walk, lay scent, forage, fight, and
-// change chunk when the walk crossed into another.
-void simulate_ant(Game& g, Record& r) {
-  Body& b = r.payload;
+  const u32 id = r.header.handle.index;
   // Every tick since the ant was last advanced: one when it stays simulated, up to the
   // dormant period when its chunk has just joined the region (it ages and eats for them).
   const u32 dt = std::max(1u, u32(g.tick) - b.last_tick);
@@ -213,11 +296,13 @@ void simulate_ant(Game& g, Record& r) {
     b.age += dt;
     return;
   }
-  if (age_ant(g, r, dt)) return;
+  if (DeathCause died = age_ant(g, r, dt); died != DeathCause::Count) {
+    out.orders[out.n_orders++] = {id, OrderKind::Die, died};
+    return;
+  }
   // A fight or a flight lasts the tick it happens in (the HUD and inspector show it).
   if (b.state == AntState::Fighting || b.state == AntState::Fleeing)
     b.state = b.carrying ? AntState::Returning : AntState::Searching;
-  const u32 id = r.header.handle.index;
   const bool returning = b.carrying != 0;
   // Ants sense on alternate ticks and lay scent on the others (half the random reads).
   const bool sense_tick = ((id + u32(g.tick)) & 1) == 0;
@@ -225,26 +310,36 @@ void simulate_ant(Game& g, Record& r) {
   const Game::Stand from{b.x, b.y, b.cell, r.header.chunk};
   const u32 cell = walk(g, b, id);
   const u32 chunk = g.ecs->grid().chunk_at(b.x, b.y);
-  if (!sense_tick) lay_scent(g, b, returning, cell, chunk);
+  // Scent: to-home while searching, to-food while carrying; it fades with distance walked.
+  Walker& w = out.walkers[out.n_walkers++];
+  w = {id, cell, chunk, b.scent * g.scenario.rules.deposit, b.colony, kNoScent};
+  if (!sense_tick) w.field = u8(b.colony * 2 + u32(returning ? Field::ToFood : Field::ToHome));
   b.scent *= kScentFade;
-  forage(g, r, returning, cell);
-  meet_enemy(g, r, cell);
-  note_chunk_change(g, r, chunk, from);
+  // Food and home: a searching worker on food takes a bite, a carrier at the nest
+  // delivers, and an ant at the nest starts its to-home trail afresh.
+  if (!returning && b.kind == Kind::Worker && (g.cell_flags[cell] & kCellFood))
+    out.orders[out.n_orders++] = {id, OrderKind::TakeFood, DeathCause::Count};
+  if (length_squared(position(b) - nest_of(g.colonies[b.colony])) < kNestRadius * kNestRadius) {
+    if (returning) out.orders[out.n_orders++] = {id, OrderKind::Deliver, DeathCause::Count};
+    else b.scent = 1;
+  }
+  claim_cell(g, cell, stamp, b.colony, id);
+  if (chunk != r.header.chunk) out.changes[out.n_changes++] = {id, chunk, from};
 }
 
-// fn(Record&) for every simulated record in storage order, prefetching in two steps what
-// the full model reads that no hardware stream predicts: 2 x kAhead records ahead, the
-// line of the directory row holding the record's sensor list (its address follows from
-// the record's index alone); kAhead ahead, once that line has arrived, the record's first
+// fn(Record&) for the records from `lead` on, prefetching in two steps what the full
+// model reads that no hardware stream predicts: 2 x kAhead records ahead, the line of
+// the directory row holding the record's sensor list (its address follows from the
+// record's index alone); kAhead ahead, once that line has arrived, the record's first
 // sensor (sensor entries are scattered through their pool). Reading the row kAhead ahead
 // in one step made the walk wait on it there instead: on the million map, whose rows are
 // never in cache, half of simulate_ants' samples sat on that read.
 template <class Fn>
-void for_each_simulated_prefetching(Game& g, Fn&& fn) {
+void for_each_prefetching(Game& g, ecs::RecordCursor<Record> lead, Fn&& fn) {
   constexpr size_t kAhead = 8;
   ColonyEcs& w = *g.ecs;
   const Sensor* sensors = w.pool<Sensor>().items.get();
-  auto lead = w.simulated().begin(), lag = lead;
+  auto lag = lead;
   std::array<u32, kAhead> row_ring, sensor_ring;
   auto rows = ecs::lookahead(row_ring, [&](u32& index) {
     if (lead.done()) return false;
@@ -262,21 +357,92 @@ void for_each_simulated_prefetching(Game& g, Fn&& fn) {
   for (u32 index; ready.next(index); ++lag) fn(*lag);
 }
 
+ecs::Workers* g_workers = nullptr;  // the simulation's threads; none while there is one
+
+// Runs fn(job) for every job, on the simulation's threads.
+template <class Fn>
+void run_jobs(u32 jobs, Fn&& fn) {
+  if (g_workers) g_workers->run(jobs, fn);
+  else
+    for (u32 j = 0; j < jobs; ++j) fn(j);
+}
+
+// The orders, job by job: first deaths, bites and deliveries, then fights, then changes
+// of chunk (an ant a fight killed stays where it is).
+void carry_out_orders(Game& g, const ecs::RecordJobs<Record>& jobs) {
+  Game::AntPasses& p = *g.ant_passes;
+  ColonyEcs& w = *g.ecs;
+  for (u32 j = 0; j < jobs.size(); ++j) {
+    const Order* o = &p.orders[jobs.first(j)];
+    for (u32 k = 0; k < p.counts[j].orders; ++k) {
+      Record& r = w.record_at(o[k].index);
+      if (o[k].kind == OrderKind::Die) kill_ant(g, r, o[k].cause);
+      else if (o[k].kind == OrderKind::TakeFood) take_food(g, r);
+      else deliver_food(g, r);
+    }
+  }
+  for (u32 j = 0; j < jobs.size(); ++j) {
+    const Meeting* m = &p.meetings[jobs.first(j)];
+    for (u32 k = 0; k < p.counts[j].meetings; ++k) {
+      Record& r = w.record_at(m[k].index);
+      Record& enemy = w.record_at(m[k].enemy);
+      if (!((r.header.flags | enemy.header.flags) & ecs::kFlagDying)) fight(g, r, enemy);
+    }
+  }
+  for (u32 j = 0; j < jobs.size(); ++j) {
+    const ChunkChange* c = &p.changes[jobs.first(j)];
+    for (u32 k = 0; k < p.counts[j].changes; ++k) note_chunk_change(g, w.record_at(c[k].index), c[k].chunk, c[k].from);
+  }
+}
+
 }  // namespace
 
-namespace {
-u32 g_sim_threads = 1;
-}  // namespace
-
-void set_sim_threads(u32 n) { g_sim_threads = n ? n : std::max(1u, std::thread::hardware_concurrency()); }
-u32 sim_threads() { return g_sim_threads; }
+void set_sim_threads(u32 n) {
+  static std::unique_ptr<ecs::Workers> crew;
+  n = n ? n : std::max(1u, std::thread::hardware_concurrency());
+  crew.reset();
+  g_workers = nullptr;
+  if (n > 1) crew = std::make_unique<ecs::Workers>(n), g_workers = crew.get();
+}
+u32 sim_threads() { return g_workers ? g_workers->threads() : 1; }
 
 void simulate_ants(Game& g) {
   if (g.tick != 0 && occupancy_stamp(g.tick) == occupancy_stamp(0))
     std::fill(g.occupancy.begin(), g.occupancy.end(), 0);
-  for_each_simulated_prefetching(g, [&](Record& r) {
-    if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) simulate_ant(g, r);
+  ColonyEcs& w = *g.ecs;
+  Game::AntPasses& p = *g.ant_passes;
+  const u64 stamp = occupancy_stamp(g.tick);
+  const ecs::RecordJobs<Record> jobs = w.simulated_jobs(records_per_job(w.simulated_count()));
+  const u32 n = jobs.size();
+  run_jobs(n, [&](u32 j) {
+    const size_t at = jobs.first(j);
+    JobOut out{&p.orders[at], &p.changes[at], &p.walkers[at]};
+    for_each_prefetching(g, jobs.begin(j), [&](Record& r) {
+      if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) think_ant(g, r, stamp, out);
+    });
+    p.counts[j] = {out.n_orders, out.n_changes, out.n_walkers, 0};
   });
+  run_jobs(n, [&](u32 j) {
+    const size_t at = jobs.first(j);
+    const Walker* walkers = &p.walkers[at];
+    Meeting* meetings = &p.meetings[at];
+    u32 met = 0;
+    for (u32 k = 0; k < p.counts[j].walkers; ++k) {
+      const Walker& wk = walkers[k];
+      if (wk.field != kNoScent && raise_trail(g.fields[wk.field][wk.cell], wk.lay)) {
+        std::atomic_ref<u8> flags(g.chunk_scent[wk.chunk]);
+        if (!(flags.load(std::memory_order_relaxed) & kChunkTrail))
+          flags.fetch_or(kChunkTrail, std::memory_order_relaxed);
+      }
+      // Combat: the ant holding this cell this tick, if it is an enemy.
+      const u64 occ = g.occupancy[wk.cell];
+      const u32 holder = u32(occ & kOccupantMask);
+      if ((occ & 0xFFFFFFFF00000000ull) == stamp && holder != wk.index && u32(occ >> kOccupantBits & 3) != wk.colony)
+        meetings[met++] = {wk.index, holder};
+    }
+    p.counts[j].meetings = met;
+  });
+  carry_out_orders(g, jobs);
   apply_deferred_moves(g);
 }
 
@@ -305,7 +471,10 @@ void advance_dormant(Game& g, Record& r) {
     b.age += dt;
     return;
   }
-  if (age_ant(g, r, dt)) return;
+  if (DeathCause died = age_ant(g, r, dt); died != DeathCause::Count) {
+    kill_ant(g, r, died);
+    return;
+  }
   const u32 id = r.header.handle.index;
   const Colony& home = g.colonies[b.colony];
   // The trail's strength fades over the gap as it would tick by tick (kept whole, an ant

@@ -225,6 +225,13 @@ struct Game {
   };
   std::vector<CorpseOrder> scratch_corpses;
   std::vector<u64> occupancy;  // per cell: tick << 32 | ant index (combat contacts)
+  // The full model's passes (ants.cpp): what each job of the parallel walk leaves for the
+  // steps after it. Sized by size_scratch.
+  struct AntPasses;
+  struct AntPassesDeleter {
+    void operator()(AntPasses* p) const;
+  };
+  std::unique_ptr<AntPasses, AntPassesDeleter> ant_passes;
   std::vector<u32> scratch_cells;
 };
 

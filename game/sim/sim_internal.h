@@ -166,8 +166,11 @@ void ignite_cell(Game& g, u32 cell);
 void simulate_fire(Game& g);
 // Clears a food source or corpse from the food grid.
 void forget_food(Game& g, const Body& food, Handle h);
-// Every simulated ant, one full step.
+// Every simulated ant, one full step: a walk shared between the simulation's threads
+// (sim_threads), then the steps that touch more than each ant's own record, in order.
 void simulate_ants(Game& g);
+// The scratch simulate_ants' jobs write, for the world's capacity (size_scratch).
+void size_ant_passes(Game& g);
 // The dormant chunks due this tick, the cheaper model.
 void simulate_dormant(Game& g);
 // Pheromone system: every field fades.

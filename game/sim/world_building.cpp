@@ -235,6 +235,7 @@ void size_scratch(Game& g) {
   g.scratch_corpses.reserve(entities);
   g.blasts.reserve(kMaxBlasts);
   g.sparks.reserve(kMaxSparks);
+  size_ant_passes(g);
 }
 
 namespace {

@@ -161,6 +161,7 @@ constexpr Row kGameRows[] = {
     {"scratch_corpses", nullptr, "scratch, empty between ticks"},
     {"occupancy", nullptr, "stamped with its tick: an entry of an earlier tick is never read"},
     {"scratch_cells", nullptr, "scratch, empty between ticks"},
+    {"ant_passes", nullptr, "scratch the full model's jobs write and the same tick reads"},
 };
 static_assert(member_count<Game>() == member_rows(kGameRows),
               "Game's members and the rows of kGameRows in tests/sim/hash_test.cpp differ: give the new member a row "

@@ -823,8 +823,11 @@ TEST(Deaths, ACombatEntryFromAnEarlierRoundOfStampsStartsNoFight) {
   for (u64 tick : {u64(0xFFFFFFFEull), u64(0xFFFFFFFFull)}) {
     SCOPED_TRACE(tick);
     auto g = build(two_colonies());
-    Handle ant = spawn_ant(*g, 0, Kind::Soldier, 30.5f, 30.5f, 0);
+    // The enemy first: the lowest index standing in a cell holds it, so this tick's
+    // entry naming the enemy keeps it against the ant's claim.
     Handle enemy = spawn_ant(*g, 1, Kind::Soldier, 31.1f, 30.5f, 0);  // the next cell, within reach
+    Handle ant = spawn_ant(*g, 0, Kind::Soldier, 30.5f, 30.5f, 0);
+    ASSERT_LT(enemy.index, ant.index);
     g->tick = tick;
     for (Handle h : {ant, enemy}) {
       Body& b = rec(*g, h).payload;
