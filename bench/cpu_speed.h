@@ -37,11 +37,22 @@ inline double chain_ghz(u64 adds = 4'000'000) {
   return t > 0 ? double(adds) / t * 1e-9 : 0.0;
 }
 
+// The CPUs the run may use, and the one pin_to_fastest_cpu pinned it to (when it did).
+struct Affinity {
+  cpu_set_t allowed;
+  cpu_set_t pinned;
+  bool is_pinned = false;
+};
+inline Affinity& run_affinity() {
+  static Affinity a{};
+  return a;
+}
+
 // Pins the process to the allowed CPU whose chain ran fastest (the best of three tries
 // each) and returns a line saying so, with every CPU's speed; "" when only one CPU is
 // allowed or pinning failed (the run then goes on where the scheduler puts it).
 inline std::string pin_to_fastest_cpu() {
-  cpu_set_t allowed;
+  cpu_set_t& allowed = run_affinity().allowed;
   if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return "";
   std::vector<int> cpus;
   for (int c = 0; c < CPU_SETSIZE; ++c)
@@ -69,8 +80,36 @@ inline std::string pin_to_fastest_cpu() {
     sched_setaffinity(0, sizeof(allowed), &allowed);
     return "";
   }
-  return "cpu" + std::to_string(best) + " (dependent adds per ns at the start: " + speeds + ")";
+  run_affinity().pinned = chosen;
+  run_affinity().is_pinned = true;
+  return "cpu" + std::to_string(best) + " (dependent adds per ns at the start: " + speeds +
+         "; benchmarks on several threads run on every allowed CPU)";
 }
+
+// The CPUs the calling thread may run on now.
+inline int usable_cpus() {
+  cpu_set_t now;
+  return sched_getaffinity(0, sizeof(now), &now) == 0 ? CPU_COUNT(&now) : 0;
+}
+
+// While it lives, the calling thread, and every thread it starts, may run on every CPU
+// the run is allowed: a benchmark of work on several threads, which the pin would crowd
+// onto one CPU. The pin comes back when it ends (threads started meanwhile keep the wider
+// set). Does nothing in a run that is not pinned.
+class Unpinned {
+ public:
+  explicit Unpinned(bool wanted) : active_(wanted && run_affinity().is_pinned) {
+    if (active_) sched_setaffinity(0, sizeof(cpu_set_t), &run_affinity().allowed);
+  }
+  ~Unpinned() {
+    if (active_) sched_setaffinity(0, sizeof(cpu_set_t), &run_affinity().pinned);
+  }
+  Unpinned(const Unpinned&) = delete;
+  Unpinned& operator=(const Unpinned&) = delete;
+
+ private:
+  bool active_;
+};
 
 // Declared just before a benchmark's timed loop, and handed each iteration's timed seconds
 // (end_iteration, which passes them on to Google Benchmark as the manual time): samples the

@@ -24,7 +24,7 @@ Sizes full_sizes() {
   s.kill_percents = {10, 50};
   s.churn_rounds = {0, 4};
   s.stream_bytes = u64(512) << 20;
-  s.tick_full_ants = {10'000, 100'000};
+  s.tick_full_ants = {10'000, 100'000, 1'000'000};
   s.tick_chunked_ants = 1'000'000;
   s.tick_bomb_victims = 10'000;
   return s;
@@ -37,7 +37,7 @@ Sizes tiny_sizes() {
   s.kill_percents = {10, 50};
   s.churn_rounds = {0, 4};
   s.stream_bytes = u64(1) << 20;
-  s.tick_full_ants = {100};
+  s.tick_full_ants = {100, 1'000};  // never a million-ant world
   s.tick_chunked_ants = 2'000;
   s.tick_bomb_victims = 50;
   return s;

@@ -113,6 +113,30 @@ def passes_block(table):
         print("\n".join(rows))
 
 
+def traffic_block(table):
+    """Prints each tick/full benchmark's memory traffic (its bytes_per_ant model moved at
+    its rate) as a fraction of what stream/rmw moved in the same run. stream/rmw's gb_per_s
+    counts each float once; it reads every line in and writes it back, so it moves twice
+    that, the currency bytes_per_ant counts in."""
+    names = sorted((int(m.group(1)), int(m.group(2)), k) for k, m in
+                   ((k, re.fullmatch(r"tick/full/(\d+)/threads:(\d+)", k)) for k in table) if m)
+    if not names:
+        return
+    stream = table.get("stream/rmw", {}).get("gb_per_s")
+    moved = 2 * stream if stream else None
+    print()
+    print("the full model's memory traffic (bytes_per_ant: every touch a cache line, bench/README.md) against "
+          + (f"stream/rmw's {moved:.2f} GB/s moved ({stream:.2f} GB/s of floats read and written back):"
+             if moved else "stream/rmw (missing):"))
+    for _, _, name in names:
+        row = table[name]
+        gbs = row.get("mem_gb_per_s")
+        frac = f"{gbs / moved:.3f} of stream/rmw" if gbs is not None and moved else "-"
+        print(f"  {name:<32} {row.get('ticks_per_s', float('nan')):9.4g} ticks/s  "
+              f"{row.get('ns_per_ant', float('nan')):7.4g} ns/ant  {row.get('bytes_per_ant', float('nan')):5.0f} B/ant  "
+              f"{gbs if gbs is not None else float('nan'):6.3g} GB/s = {frac}  (cpu_ghz {row.get('cpu_ghz', float('nan')):.2f})")
+
+
 def largest(table, pattern):
     """The name matching pattern (one group: an integer) with the largest integer."""
     best = None
@@ -187,7 +211,40 @@ def main(argv):
         v = value(found[1], counter)
         rows.append((text_of(found[1]), f"{v:.4g} {unit}", ok(v), speed(found[1])))
 
-    absolute(r"tick/full/(\d+)", "ticks_per_s", lambda v: v >= 60, lambda nm: f"{nm} >= 60 ticks/s", "ticks/s")
+    # tick/full/<N>/threads:<T>: the sizes present, smallest first.
+    full_sizes = sorted({int(m.group(1)) for m in (re.fullmatch(r"tick/full/(\d+)/threads:\d+", k) for k in table) if m})
+
+    def full(size, threads):
+        return f"tick/full/{size}/threads:{threads}"
+
+    def at_least(name, counter, limit, text, unit):
+        v = value(name, counter)
+        if v is None:
+            rows.append((text, "missing " + name, None, ""))
+            return
+        rows.append((text, f"{v:.4g} {unit}", v >= limit, speed(name)))
+
+    # One thread at 100,000 ants (the largest size up to it); two threads at the largest.
+    one_size = max([n for n in full_sizes if n <= 100000], default=100000)
+    at_least(full(one_size, 1), "ticks_per_s", 60, f"{full(one_size, 1)} >= 60 ticks/s", "ticks/s")
+    top = full_sizes[-1] if full_sizes else 1000000
+    at_least(full(top, 2), "ticks_per_s", 30, f"{full(top, 2)} >= 30 ticks/s", "ticks/s")
+    # Two threads against one at the two largest sizes, and the cost per ant of the largest
+    # against the next at each thread count.
+    for size in full_sizes[-2:] or [top]:
+        one, two = full(size, 1), full(size, 2)
+        text = f"tick/full/{size} threads:2 >= 1.8 x threads:1"
+        v1, v2 = value(one, "ticks_per_s"), value(two, "ticks_per_s")
+        if not v1 or v2 is None:
+            rows.append((text, "missing " + (one if not v1 else two), None, ""))
+        else:
+            rows.append((text, f"{v2:.4g} / {v1:.4g} ticks/s = {v2 / v1:.3f}", v2 >= 1.8 * v1,
+                         speeds_of(two, one, text)))
+    if len(full_sizes) >= 2:
+        big, small = full_sizes[-1], full_sizes[-2]
+        for threads in (1, 2):
+            ratio_target(full(big, threads), full(small, threads), "ns_per_ant", 1.3,
+                         f"tick/full/{big} ns_per_ant <= 1.3 x {small}, threads:{threads}")
     absolute(r"tick/chunked/(\d+)", "ticks_per_s", lambda v: v >= 30, lambda nm: f"{nm} >= 30 ticks/s", "ticks/s")
     absolute(r"tick/bomb/(\d+)", "ms", lambda v: v < 2.0, lambda nm: f"{nm} < 2 ms", "ms")
 
@@ -237,6 +294,7 @@ def main(argv):
         print("noisiest (coefficient of variation across repetitions): " +
               ", ".join(f"{k} {v:.1f}%" for k, v in noisy))
 
+    traffic_block(table)
     passes_block(table)
     paired_block(doc, table)
 

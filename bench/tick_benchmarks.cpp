@@ -1,7 +1,10 @@
 // tick_benchmarks.cpp — the real game at scale, through the simulation's own verbs
-// (make_game, simulate_tick, queue_command from game/sim/game.h):
-//   tick/full/<N>          N ants, every chunk simulated; counter ticks_per_s
-//   tick/chunked/<N>       N ants alive, a small simulation region; counter ticks_per_s
+// (make_game, simulate_tick, queue_command, set_sim_threads from game/sim/game.h):
+//   tick/full/<N>/threads:<T>  N ants, every chunk simulated, the simulation on T threads;
+//                          counters ticks_per_s, ns_per_ant (wall time), bytes_per_ant
+//                          (the full model's memory traffic), mem_gb_per_s
+//   tick/chunked/<N>       N ants alive, a small simulation region, one thread; counter
+//                          ticks_per_s
 //   tick/bomb/<N>          a tick in which a bomb kills about N ants; counter ms = that
 //                          tick's destruction and rewiring (the Destroy system: the
 //                          engine's apply_destructions), system_ms = the same plus the
@@ -11,12 +14,14 @@
 // Table of contents
 //   [SECTION] Scenarios: the shipped benchmark scenarios, scaled to the asked size
 //   [SECTION] One game per benchmark, kept across Google Benchmark's calls
+//   [SECTION] The full model's memory traffic
 //   [SECTION] tick/full and tick/chunked
 //   [SECTION] tick/bomb
 //   [SECTION] Registration
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -119,6 +124,59 @@ bool checked(benchmark::State& st, Game& g, bool tiny) {
   return false;
 }
 
+// [SECTION] The full model's memory traffic
+
+// What simulate_ant (game/sim/ants.cpp) reads and writes for one ant in one tick, in
+// bytes, each touch counted as the cache lines it moves: a touch at a place unrelated to
+// the last moves a whole 64-byte line however few of its bytes it uses, and a line it
+// writes moves twice (read in, written back). Every touch is counted as a miss, so this
+// is the traffic of a walk whose data the caches do not hold; a walk whose neighbours
+// share lines moves less. Per ant and tick:
+//   its record (header + Body, one line), read and written          2 lines
+//   the directory row's line holding its sensor slot list, read      1 line (the walk
+//                                                                    prefetches it for
+//                                                                    every ant)
+//   its sensor entries (contiguous in their pool), read; written     1 line, +1 on a
+//                                                                    sense tick
+//   one trail field sample per sensor, on a sense tick               1 line each
+//   the cell flags two cells ahead (danger), read                    1 line
+//   the terrain of the cell it steps into, read                      1 line
+//   the trail field of its cell, read and written (the scent it lays
+//   on the ticks it does not sense)                                  2 lines
+//   the cell flags of its cell (food), read                          1 line
+//   the occupancy word of its cell, read and written                 2 lines
+// An ant senses on alternate ticks ((index + tick) & 1) and lays scent on the others, so
+// the sense-tick and laying-tick touches count half. A worker has three sensors, a
+// soldier two: `sensors` is the simulated ants' mean. Not counted: what stays in cache
+// whatever the map (the colonies, the per-chunk scent flags, the chunk grid's
+// arithmetic), the rare touches (a fight's other record and volumes, food taken or
+// delivered, a chunk change) and the systems outside the walk (the pheromone pass, per
+// cell and not per ant).
+constexpr double kLineBytes = 64;
+constexpr double kSenseShare = 0.5;
+
+// The lines a touch of `bytes` contiguous bytes moves.
+double lines(double bytes) { return std::max(1.0, std::ceil(bytes / kLineBytes)); }
+
+double full_model_bytes_per_ant(double sensors) {
+  using colony::Record;
+  using colony::Sensor;
+  constexpr double kReadWrite = 2;
+  const double flag = lines(sizeof(decltype(Game::cell_flags)::value_type));
+  const double trail = lines(sizeof(decltype(Game::fields)::value_type::value_type));
+  double n = 0;
+  n += kReadWrite * lines(sizeof(Record));
+  n += lines(sizeof(ecs::SlotList<Sensor::kMaxPerEntity>));
+  n += (1 + kSenseShare) * lines(sensors * sizeof(Sensor));
+  n += kSenseShare * sensors * trail;
+  n += flag;
+  n += lines(sizeof(decltype(Game::terrain)::value_type));
+  n += (1 - kSenseShare) * kReadWrite * trail;
+  n += flag;
+  n += kReadWrite * lines(sizeof(decltype(Game::occupancy)::value_type));
+  return n * kLineBytes;
+}
+
 // [SECTION] tick/full and tick/chunked
 
 // Ticks before timing starts, so the ants have left the nests and laid scent.
@@ -128,8 +186,12 @@ constexpr u32 kWarmupTicks = 30;
 // windows of one game (ticks 31-70, 71-110, 111-150), the same ones whatever the speed.
 // Left to Google Benchmark, the count followed the speed, and so did the windows.
 constexpr u32 kMeasuredTicks = 40;
+// The simulation's thread counts tick/full runs each size with.
+constexpr u32 kFullThreads[] = {1, 2};
 
-void bench_tick(benchmark::State& st, const std::string& key, const Scenario& s, bool tiny) {
+// tick/chunked: one thread, timed with the thread's CPU clock as the pool benchmarks are.
+void bench_chunked(benchmark::State& st, const std::string& key, const Scenario& s, bool tiny) {
+  colony::set_sim_threads(1);
   Game& g = cached_game(key, s);
   while (g.tick < kWarmupTicks) colony::simulate_tick(g);
   double timed = 0;
@@ -147,6 +209,43 @@ void bench_tick(benchmark::State& st, const std::string& key, const Scenario& s,
   st.counters["ticks_per_s"] = timed > 0 ? double(ticks) / timed : 0.0;
   st.counters["ants_alive"] = double(colony::ants_alive(g));
   st.counters["simulated"] = double(g.ecs->simulated_count());
+}
+
+// tick/full on `threads` threads, warm-up included (each thread count builds its own
+// world, so every count measures the same ticks of the same game). Timed with the wall
+// clock: a thread's CPU clock would not see the work of the others, nor the waits for
+// them. ns_per_ant is wall time per simulated ant per tick (every living ant is simulated
+// here); mem_gb_per_s the full model's bytes per ant moved at that rate.
+void bench_full(benchmark::State& st, const std::string& key, const Scenario& s, u32 threads, bool tiny) {
+  Unpinned unpinned(threads > 1);
+  colony::set_sim_threads(threads);
+  Game& g = cached_game(key, s);
+  while (g.tick < kWarmupTicks) colony::simulate_tick(g);
+  double timed = 0;
+  u64 ticks = 0, ant_ticks = 0;
+  CpuSpeed speed(st);
+  for (auto _ : st) {
+    ant_ticks += colony::ants_alive(g);
+    auto t0 = std::chrono::steady_clock::now();
+    colony::simulate_tick(g);
+    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    speed.end_iteration(t);
+    timed += t;
+    ++ticks;
+  }
+  if (!checked(st, g, tiny)) return;
+  const u64 ants = colony::ants_alive(g);
+  const double sensors = ants ? double(g.ecs->pool<colony::Sensor>().stats.taken) / double(ants) : 0.0;
+  const double ns_per_ant = ant_ticks ? timed * 1e9 / double(ant_ticks) : 0.0;
+  const double bytes_per_ant = full_model_bytes_per_ant(sensors);
+  st.counters["ticks_per_s"] = timed > 0 ? double(ticks) / timed : 0.0;
+  st.counters["ants_alive"] = double(ants);
+  st.counters["simulated"] = double(g.ecs->simulated_count());
+  st.counters["sim_threads"] = double(colony::sim_threads());
+  st.counters["cpus"] = double(usable_cpus());
+  st.counters["ns_per_ant"] = ns_per_ant;
+  st.counters["bytes_per_ant"] = bytes_per_ant;
+  st.counters["mem_gb_per_s"] = ns_per_ant > 0 ? bytes_per_ant / ns_per_ant : 0.0;
 }
 
 // [SECTION] tick/bomb
@@ -195,6 +294,7 @@ float radius_for(Game& g, float x, float y, u32 victims) {
 constexpr u32 kBombsPerRun = 4;  // one per nest of the four-colony scenario
 
 void bench_bomb(benchmark::State& st, const Scenario& s, u32 victims, bool tiny, bool cold) {
+  colony::set_sim_threads(1);
   std::string err;
   std::unique_ptr<Game> game = colony::make_game(s, s.seed, &err);
   require(game != nullptr, err.c_str());
@@ -258,19 +358,24 @@ void register_tick_benchmarks(const Sizes& sz) {
   bool tiny = sz.tiny;
   Scenario full = load_benchmark_scenario("full_100k.json");
   Scenario million = load_benchmark_scenario("million.json");
+  // Every size is full_100k.json scaled (the density stays), the million too: the per-ant
+  // cost across sizes then measures the size alone. (full_1m.json, the same ants on
+  // million.json's map, is 2.5 times as dense.)
   for (u32 n : sz.tick_full_ants) {
-    std::string name = "tick/full/" + std::to_string(n);
     Scenario s = scaled_scenario(full, n);
-    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_tick(st, name, s, tiny); })
-        ->UseManualTime()
-        ->Iterations(tiny ? 2 : kMeasuredTicks)
-        ->Unit(benchmark::kMillisecond);
+    for (u32 threads : kFullThreads) {
+      std::string name = "tick/full/" + std::to_string(n) + "/threads:" + std::to_string(threads);
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_full(st, name, s, threads, tiny); })
+          ->UseManualTime()
+          ->Iterations(tiny ? 2 : kMeasuredTicks)
+          ->Unit(benchmark::kMillisecond);
+    }
   }
   {
     u32 n = sz.tick_chunked_ants;
     std::string name = "tick/chunked/" + std::to_string(n);
     Scenario s = scaled_scenario(million, n);
-    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_tick(st, name, s, tiny); })
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { bench_chunked(st, name, s, tiny); })
         ->UseManualTime()
         ->Iterations(tiny ? 2 : kMeasuredTicks)
         ->Unit(benchmark::kMillisecond);

@@ -61,6 +61,7 @@ std::string report_json(const Game& g, const RunInfo& info) {
   r["scenario"] = g.scenario.path;
   r["ticks"] = g.tick;
   r["seed"] = g.seed;
+  r["threads"] = sim_threads();
   r["state_hash"] = hex(state_hash(g));
   r["ants"] = {{"alive", ants_alive(g)}, {"born", ants_born(g)}, {"died", deaths_json(ants_died(g))}};
   json cols = json::array();

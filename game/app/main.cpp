@@ -4,6 +4,7 @@
 #include <string>
 
 #include "files.h"
+#include "game.h"
 #include "headless.h"
 #include "options.h"
 
@@ -19,6 +20,9 @@ const std::string& world_file(const colony::Options& o) {
 }
 
 int run_world(const colony::Options& options) {
+  // Process-wide: every world this run builds (a load, a replay, the debugger's restarts)
+  // ticks on these threads.
+  colony::set_sim_threads(options.threads);
   if (options.headless) return colony::run_headless(options);
 #ifdef COLONY_HAS_WINDOW
   return colony::run_window(options);

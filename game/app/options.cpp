@@ -157,6 +157,8 @@ int parse_options(int argc, char** argv, Options& out) {
   std::string seed_text;
   auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")
                    ->transform(whole_number(0, UINT64_MAX));
+  app.add_option("--threads", out.threads, "Threads the simulation runs on (default: the machine's cores)")
+      ->transform(whole_number(1, 64));
   app.add_option("--report", out.report, "Headless: write a JSON report here")->check(kWritableFile)->needs(headless);
   app.add_option("--series-every", out.series_every,
                  "Headless: the report's per-colony population, every this many ticks (0: none)")

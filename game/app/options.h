@@ -17,6 +17,8 @@ struct Options {
   bool seed_given = false;  // otherwise the scenario's seed is used
   std::string report;       // headless: JSON report path ("" = none)
   bool validate = false;    // run the validator every tick
+  // The simulation's threads, 1..64 (0: the machine's cores); any count gives the same world.
+  std::uint32_t threads = 0;
   std::uint64_t series_every =
       1000;  // headless: the report's population series, a sample every this many ticks (0 = none)
   // Headless: after the run, rewind to random ticks of the history and re-simulate them,

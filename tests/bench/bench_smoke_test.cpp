@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,7 +27,14 @@ const std::vector<int> kPercents = {10, 50};
 const std::vector<int> kChurn = {0, 4};
 // sizeof(colony::RenderPiece), pinned by a static_assert in game/sim/components.h.
 const double kPieceBytes = 16.0;
-const int kTinyFullAnts = 100, kTinyChunkedAnts = 2000, kTinyBombVictims = 50;
+const int kTinyChunkedAnts = 2000, kTinyBombVictims = 50;
+// tick/full's tiny sizes and the thread counts it runs each with.
+const std::vector<int> kTinyFullAnts = {100, 1000};
+const std::vector<int> kFullThreads = {1, 2};
+
+std::string full_name(int ants, int threads) {
+  return "tick/full/" + std::to_string(ants) + "/threads:" + std::to_string(threads);
+}
 // The paired kills: pools against swap-one at 10 % and 50 %, against the heap at 50 % (one
 // size, the only one, in a tiny run).
 const std::vector<std::pair<std::string, int>> kPairedKills = {
@@ -86,7 +94,10 @@ class BenchSmoke : public ::testing::Test {
       for (const auto& v : kVariants) out.push_back({bench_name("iterate", v, kTinyAnts, c), "gb_per_s"});
     for (const auto& [pair, k] : kPairedKills) out.push_back({bench_name("paired/kill", pair, kTinyAnts, k), "ratio"});
     out.push_back({"stream/rmw", "gb_per_s"});
-    out.push_back({"tick/full/" + std::to_string(kTinyFullAnts), "ticks_per_s"});
+    for (int n : kTinyFullAnts)
+      for (int t : kFullThreads)
+        for (const char* counter : {"ticks_per_s", "ns_per_ant", "bytes_per_ant", "mem_gb_per_s"})
+          out.push_back({full_name(n, t), counter});
     out.push_back({"tick/chunked/" + std::to_string(kTinyChunkedAnts), "ticks_per_s"});
     out.push_back({"tick/bomb/" + std::to_string(kTinyBombVictims), "ms"});
     out.push_back({"tick/bomb_cold/" + std::to_string(kTinyBombVictims), "ms"});
@@ -206,11 +217,14 @@ TEST_F(BenchSmoke, BatchedKillsReportTheirPasses) {
 }
 
 TEST_F(BenchSmoke, TickBenchmarksRunTheRealGame) {
-  const nlohmann::json* full = run("tick/full/" + std::to_string(kTinyFullAnts));
-  ASSERT_NE(full, nullptr);
-  // The full world simulates every ant (the simulated tier also holds food and corpses).
-  EXPECT_GE(full->value("ants_alive", 0.0), 0.5 * kTinyFullAnts);
-  EXPECT_GE(full->value("simulated", 0.0), full->value("ants_alive", 0.0));
+  for (int n : kTinyFullAnts)
+    for (int t : kFullThreads) {
+      const nlohmann::json* full = run(full_name(n, t));
+      ASSERT_NE(full, nullptr) << full_name(n, t);
+      // The full world simulates every ant (the simulated tier also holds food and corpses).
+      EXPECT_GE(full->value("ants_alive", 0.0), 0.5 * n) << full_name(n, t);
+      EXPECT_GE(full->value("simulated", 0.0), full->value("ants_alive", 0.0)) << full_name(n, t);
+    }
   // The chunked world simulates only its region: fewer simulated entities than ants alive.
   const nlohmann::json* chunked = run("tick/chunked/" + std::to_string(kTinyChunkedAnts));
   ASSERT_NE(chunked, nullptr);
@@ -229,17 +243,59 @@ TEST_F(BenchSmoke, TickBenchmarksRunTheRealGame) {
   }
 }
 
+// tick/full/<N>/threads:<T> runs the simulation on T threads, on every CPU the run may use
+// when T > 1 (the run's pin would crowd them onto one), and reports its cost per ant, the
+// full model's bytes per ant (bench/tick_benchmarks.cpp: 12 cache lines an ant with three
+// sensors, 11.5 with two) and the two as a rate.
+TEST_F(BenchSmoke, FullTicksNameTheirThreadsAndTheirMemoryTraffic) {
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  const bool pinned = doc_["context"].value("pinned_to", "").rfind("cpu", 0) == 0;
+  for (int n : kTinyFullAnts)
+    for (int t : kFullThreads) {
+      SCOPED_TRACE(full_name(n, t));
+      const nlohmann::json* b = run(full_name(n, t));
+      ASSERT_NE(b, nullptr);
+      EXPECT_EQ(b->value("sim_threads", 0.0), double(t));
+      EXPECT_EQ(b->value("cpus", 0.0), t > 1 || !pinned ? double(CPU_COUNT(&allowed)) : 1.0);
+      const double bytes = b->value("bytes_per_ant", 0.0), ns = b->value("ns_per_ant", 0.0);
+      EXPECT_GE(bytes, 11.5 * 64);
+      EXPECT_LE(bytes, 12.0 * 64);
+      EXPECT_NEAR(b->value("mem_gb_per_s", 0.0), bytes / ns, 1e-9 * bytes / ns);
+      // Wall time per ant and tick: the ticks' time over the ants they simulated.
+      const double tick_s = 1.0 / b->value("ticks_per_s", 1.0);
+      EXPECT_NEAR(ns * 1e-9 * b->value("ants_alive", 0.0), tick_s, 0.5 * tick_s);
+    }
+}
+
 TEST_F(BenchSmoke, RatiosScriptReadsTheOutput) {
   int status = -1;
   std::string out = run_command("python3 " + std::string(COLONY_RATIOS_PY) + " " + json_path_ + " 2>&1", &status);
   EXPECT_EQ(status, 0) << out;
-  for (const char* line :
-       {"kill/pools/200/50 <= 0.4 x pools_swap_one", "kill/pools/200/50 <= 0.35 x heap",
-        "kill/pools/200/10 <= pools_swap_one", "spawn/pools/200/10 >= 4x faster than heap",
-        "iterate/pools/200/4 >= 0.85 x stream/rmw", "tick/full/100 >= 60 ticks/s", "tick/chunked/2000 >= 30 ticks/s",
-        "tick/bomb/50 < 2 ms", "targets met", "pools / heap at 200 ants, 50 %: ratio",
-        "pools / pools_swap_one at 200 ants, 10 %: ratio", "pools / pools_swap_one at 200 ants, 50 %: ratio",
-        "the batched release's passes, ns per victim", "= sort ", "cpu_ghz", "pinned to cpu"})
+  for (const char* line : {"kill/pools/200/50 <= 0.4 x pools_swap_one",
+                           "kill/pools/200/50 <= 0.35 x heap",
+                           "kill/pools/200/10 <= pools_swap_one",
+                           "spawn/pools/200/10 >= 4x faster than heap",
+                           "iterate/pools/200/4 >= 0.85 x stream/rmw",
+                           "tick/full/1000/threads:1 >= 60 ticks/s",
+                           "tick/full/1000/threads:2 >= 30 ticks/s",
+                           "tick/full/100 threads:2 >= 1.8 x threads:1",
+                           "tick/full/1000 threads:2 >= 1.8 x threads:1",
+                           "tick/full/1000 ns_per_ant <= 1.3 x 100, threads:1",
+                           "tick/full/1000 ns_per_ant <= 1.3 x 100, threads:2",
+                           "the full model's memory traffic",
+                           "tick/full/1000/threads:2 ",
+                           " of stream/rmw",
+                           "tick/chunked/2000 >= 30 ticks/s",
+                           "tick/bomb/50 < 2 ms",
+                           "targets met",
+                           "pools / heap at 200 ants, 50 %: ratio",
+                           "pools / pools_swap_one at 200 ants, 10 %: ratio",
+                           "pools / pools_swap_one at 200 ants, 50 %: ratio",
+                           "the batched release's passes, ns per victim",
+                           "= sort ",
+                           "cpu_ghz",
+                           "pinned to cpu"})
     EXPECT_NE(out.find(line), std::string::npos) << "ratios.py output lacks '" << line << "':\n" << out;
 }
 
@@ -270,6 +326,53 @@ TEST_F(BenchSmoke, RatiosScriptNamesARatioWhoseSidesRanAtDifferentSpeeds) {
   EXPECT_NE(named.find("kill/pools/1000/50 <= 0.35 x heap (3.30 against 1.90)"), std::string::npos) << named;
   EXPECT_NE(named.find("iterate/pools/1000/4 >= 0.85 x stream/rmw (3.30 against 2.00)"), std::string::npos) << named;
   EXPECT_EQ(named.find("pools_swap_one"), std::string::npos) << named;
+}
+
+// The thread and size comparisons of tick/full, and its traffic against stream/rmw's (which
+// moves each counted byte twice: read in, written back), from a written file.
+TEST_F(BenchSmoke, RatiosScriptComparesThreadsSizesAndStream) {
+  auto full = [](int n, int t, double tps, double ns, double gbs) {
+    const std::string name = full_name(n, t);
+    return nlohmann::json{{"name", name},     {"run_name", name},       {"run_type", "iteration"}, {"ticks_per_s", tps},
+                          {"ns_per_ant", ns}, {"bytes_per_ant", 768.0}, {"mem_gb_per_s", gbs},     {"cpu_ghz", 3.0}};
+  };
+  nlohmann::json doc = {{"context", nlohmann::json::object()},
+                        {"benchmarks",
+                         {nlohmann::json{{"name", "stream/rmw"},
+                                         {"run_name", "stream/rmw"},
+                                         {"run_type", "iteration"},
+                                         {"gb_per_s", 10.0},
+                                         {"cpu_ghz", 3.0}},
+                          full(100000, 1, 50, 200, 5), full(100000, 2, 95, 105, 9), full(1000000, 1, 4, 250, 4),
+                          full(1000000, 2, 7, 140, 7)}}};
+  std::string path = std::string(COLONY_BENCH_SCRATCH) + "/threads_" + std::to_string(getpid()) + ".json";
+  std::ofstream(path) << doc.dump();
+  int status = -1;
+  std::string out = run_command("python3 " + std::string(COLONY_RATIOS_PY) + " " + path + " 2>&1", &status);
+  std::remove(path.c_str());
+  EXPECT_EQ(status, 0) << out;
+  // The line that starts (after any indent) with `label`.
+  auto line_of = [&](const std::string& label) {
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);)
+      if (const size_t at = line.find(label); at != std::string::npos && at == line.find_first_not_of(' ')) return line;
+    return std::string();
+  };
+  const std::vector<std::vector<std::string>> expected = {
+      {"tick/full/100000/threads:1 >= 60 ticks/s", "50 ticks/s", "MISS"},
+      {"tick/full/1000000/threads:2 >= 30 ticks/s", "7 ticks/s", "MISS"},
+      {"tick/full/100000 threads:2 >= 1.8 x threads:1", "95 / 50 ticks/s = 1.900", "PASS"},
+      {"tick/full/1000000 threads:2 >= 1.8 x threads:1", "7 / 4 ticks/s = 1.750", "MISS"},
+      {"tick/full/1000000 ns_per_ant <= 1.3 x 100000, threads:1", "250 / 200 = 1.250", "PASS"},
+      {"tick/full/1000000 ns_per_ant <= 1.3 x 100000, threads:2", "140 / 105 = 1.333", "MISS"},
+      {"the full model's memory traffic", "stream/rmw's 20.00 GB/s moved"},
+      {"tick/full/100000/threads:2 ", "9 GB/s = 0.450 of stream/rmw"},
+      {"tick/full/1000000/threads:1 ", "4 GB/s = 0.200 of stream/rmw"}};
+  for (const auto& want : expected) {
+    const std::string line = line_of(want[0]);
+    ASSERT_FALSE(line.empty()) << "ratios.py output lacks '" << want[0] << "':\n" << out;
+    for (size_t k = 1; k < want.size(); ++k) EXPECT_NE(line.find(want[k]), std::string::npos) << line;
+  }
 }
 
 TEST_F(BenchSmoke, RatiosScriptRejectsAMissingFile) {

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "../common/scratch.h"
 #include "game.h"
@@ -183,6 +184,47 @@ TEST(Cli, SameSeedSameHashOtherSeedOtherHash) {
   EXPECT_NE(a, c);
 }
 
+// --threads N sets the simulation's threads and the report names the count it ran with;
+// without the flag the run takes the machine's cores. The world is the same whatever the
+// count. Anything but a whole number from 1 to 64 is one line naming the flag and the
+// problem, exit 2, and nothing runs (no report is written).
+TEST(Cli, ThreadsSetsTheSimulationsThreadsAndTheReportNamesThem) {
+  fs::path scen = write_scenario("small.json", kSmall);
+  fs::path rep = temp_dir() / "threads.json";
+  auto report = [&](const std::string& flag) {
+    fs::remove(rep);
+    ProcessResult r =
+        run("--headless --scenario " + scen.string() + " --ticks 60 --seed 4 " + flag + " --report " + rep.string());
+    EXPECT_EQ(r.code, 0) << flag << "\n" << r.err;
+    return r.code == 0 ? nlohmann::json::parse(read_file(rep)) : nlohmann::json::object();
+  };
+  auto one = report("--threads 1"), two = report("--threads 2"), cores = report("");
+  EXPECT_EQ(one["threads"], 1);
+  EXPECT_EQ(two["threads"], 2);
+  EXPECT_EQ(cores["threads"], std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_EQ(one["state_hash"], two["state_hash"]);
+  EXPECT_EQ(one["state_hash"], cores["state_hash"]);
+  const std::pair<const char*, const char*> bad[] = {{"0", "is outside the range from 1 to 64"},
+                                                     {"65", "is outside the range from 1 to 64"},
+                                                     {"99999999999999999999", "is outside the range from 1 to 64"},
+                                                     {"two", "is not a whole number from 1 to 64"},
+                                                     {"1.5", "is not a whole number from 1 to 64"},
+                                                     {"-2", "is not a whole number from 1 to 64"}};
+  for (const auto& [value, problem] : bad) {
+    fs::remove(rep);
+    ProcessResult r =
+        run("--headless --scenario " + scen.string() + " --ticks 5 --threads " + value + " --report " + rep.string());
+    EXPECT_EQ(r.code, 2) << value << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << value << "\n" << r.err;
+    EXPECT_NE(r.err.find("--threads: '" + std::string(value) + "' " + problem), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(rep)) << value;
+  }
+  // The window takes it too, and refuses a bad count before it opens.
+  ProcessResult windowed = run("--threads 0 --scenario " + scen.string());
+  EXPECT_EQ(windowed.code, 2) << windowed.err;
+  EXPECT_NE(windowed.err.find("--threads: '0' is outside the range"), std::string::npos) << windowed.err;
+}
+
 // Bad flags: one line on stderr, exit 2.
 TEST(Cli, BadFlagsExitTwoWithOneLine) {
   fs::path scen = write_scenario("small.json", kSmall);
@@ -202,6 +244,8 @@ TEST(Cli, BadFlagsExitTwoWithOneLine) {
       {"--replay /nonexistent/r.rep", "--replay"},
       {"--screenshot /nonexistent/dir/x.png", "--screenshot"},
       {"--no-such-flag", "no-such-flag"},
+      {"--threads 0", "--threads"},
+      {"--headless --ticks 10 --threads 65" + s, "--threads"},
   };
   for (const auto& [args, mention] : cases) {
     ProcessResult r = run(args);
@@ -636,6 +680,15 @@ TEST(Cli, EveryFlagRefusesARepeatAnEmptyValueAndAValueLikeAFlag) {
 TEST(Cli, HelpExitsZero) {
   ProcessResult r = run("--help");
   EXPECT_EQ(r.code, 0);
+}
+
+// The help lists --threads with its range and its default.
+TEST(Cli, HelpListsThreads) {
+  const auto flags = listed_flags();
+  EXPECT_NE(std::find(flags.begin(), flags.end(), std::pair<std::string, bool>{"--threads", true}), flags.end());
+  const std::string help = read_file(temp_dir() / "help.txt");
+  EXPECT_NE(help.find("--threads UINT:in [1 - 64]"), std::string::npos) << help;
+  EXPECT_NE(help.find("default: the machine's cores"), std::string::npos) << help;
 }
 
 // What a shell command prints on its standard output, and how it exits.
