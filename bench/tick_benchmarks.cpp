@@ -251,10 +251,12 @@ void bench_full(benchmark::State& st, const std::string& key, const Scenario& s,
 // [SECTION] tick/bomb
 
 // Counts living ants within r of (x, y) through the chunk grid's radius query.
+// The bomb spares the queen (she lives underground), so she is not counted.
 u32 ants_within(Game& g, float x, float y, float r) {
   u32 n = 0;
   g.ecs->for_each_in_radius(x, y, r, [&](colony::Record& rec) {
-    if (colony::is_ant(rec.payload.kind) && !(rec.header.flags & ecs::kFlagDying)) ++n;
+    const colony::Kind k = rec.payload.kind;
+    if (colony::is_ant(k) && k != colony::Kind::Queen && !(rec.header.flags & ecs::kFlagDying)) ++n;
   });
   return n;
 }
