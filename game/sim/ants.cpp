@@ -10,8 +10,6 @@
 #include <memory>
 #include <thread>
 
-#include "workers.h"
-
 #include "sim_internal.h"
 
 namespace colony {
@@ -327,20 +325,45 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out) {
   if (chunk != r.header.chunk) out.changes[out.n_changes++] = {id, chunk, from};
 }
 
-// fn(Record&) for the records from `lead` on, prefetching in two steps what the full
-// model reads that no hardware stream predicts: 2 x kAhead records ahead, the line of
-// the directory row holding the record's sensor list (its address follows from the
-// record's index alone); kAhead ahead, once that line has arrived, the record's first
-// sensor (sensor entries are scattered through their pool). Reading the row kAhead ahead
-// in one step made the walk wait on it there instead: on the million map, whose rows are
-// never in cache, half of simulate_ants' samples sat on that read.
+// Prefetches the cells the ant's turn reads from the per-cell grids, each at an address
+// its record and sensors give before the turn: on a sensing tick the trail cell under
+// each sensor, on the other ticks the trail cell it lays scent in; the occupancy word,
+// the flags and the terrain of its cell (its step and the danger it feels lie a cell or
+// two away, mostly on the same lines).
+void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors) {
+  const Body& b = r.payload;
+  if (!is_ant(b.kind) || b.kind == Kind::Queen || (r.header.flags & ecs::kFlagDying)) return;
+  const bool returning = b.carrying != 0;
+  if (((r.header.handle.index + u32(g.tick)) & 1) == 0) {
+    const float* trail = g.fields[b.colony * 2 + u32(returning ? Field::ToHome : Field::ToFood)].data();
+    const auto& sl = g.ecs->list_at<Sensor>(r.header.handle.index);
+    for (u32 k = 0; k < sl.added; ++k) {
+      const Sensor& sn = sensors[sl.slot[k]];
+      ecs::prefetch_for_read(&trail[cell_of(g, position(b) + direction(b.heading + sn.angle) * sn.reach)]);
+    }
+  } else {
+    ecs::prefetch_for_read(&g.fields[b.colony * 2 + u32(returning ? Field::ToFood : Field::ToHome)][b.cell]);
+  }
+  ecs::prefetch_for_read(&g.occupancy[b.cell]);
+  ecs::prefetch_for_read(&g.cell_flags[b.cell]);
+  ecs::prefetch_for_read(&g.terrain[b.cell]);
+}
+
+// fn(Record&) for the records from `lead` on, prefetching in three steps what the full
+// model reads that no hardware stream predicts, each once the step before has brought
+// in what it needs: 3 x kAhead records ahead, the line of the directory row holding the
+// record's sensor list (its address follows from the record's index alone); 2 x kAhead
+// ahead, the record's first sensor (sensor entries are scattered through their pool);
+// kAhead ahead, the grid cells its turn reads (prefetch_cells). Reading the row kAhead
+// ahead in one step made the walk wait on it there instead: on the million map, whose
+// rows are never in cache, half of simulate_ants' samples sat on that read.
 template <class Fn>
 void for_each_prefetching(Game& g, ecs::RecordCursor<Record> lead, Fn&& fn) {
   constexpr size_t kAhead = 8;
   ColonyEcs& w = *g.ecs;
   const Sensor* sensors = w.pool<Sensor>().items.get();
-  auto lag = lead;
-  std::array<u32, kAhead> row_ring, sensor_ring;
+  auto lag = lead, mid = lead;
+  std::array<u32, kAhead> row_ring, sensor_ring, cell_ring;
   auto rows = ecs::lookahead(row_ring, [&](u32& index) {
     if (lead.done()) return false;
     index = lead->header.handle.index;
@@ -354,17 +377,13 @@ void for_each_prefetching(Game& g, ecs::RecordCursor<Record> lead, Fn&& fn) {
     if (sl.added) ecs::prefetch_for_read(&sensors[sl.slot[0]]);
     return true;
   });
-  for (u32 index; ready.next(index); ++lag) fn(*lag);
-}
-
-ecs::Workers* g_workers = nullptr;  // the simulation's threads; none while there is one
-
-// Runs fn(job) for every job, on the simulation's threads.
-template <class Fn>
-void run_jobs(u32 jobs, Fn&& fn) {
-  if (g_workers) g_workers->run(jobs, fn);
-  else
-    for (u32 j = 0; j < jobs; ++j) fn(j);
+  auto cells = ecs::lookahead(cell_ring, [&](u32& index) {
+    if (!ready.next(index)) return false;
+    prefetch_cells(g, *mid, sensors);
+    ++mid;
+    return true;
+  });
+  for (u32 index; cells.next(index); ++lag) fn(*lag);
 }
 
 // The orders, job by job: first deaths, bites and deliveries, then fights, then changes
@@ -397,6 +416,12 @@ void carry_out_orders(Game& g, const ecs::RecordJobs<Record>& jobs) {
 
 }  // namespace
 
+namespace {
+ecs::Workers* g_workers = nullptr;  // the simulation's threads; none while there is one
+}  // namespace
+
+ecs::Workers* sim_workers() { return g_workers; }
+
 void set_sim_threads(u32 n) {
   static std::unique_ptr<ecs::Workers> crew;
   n = n ? n : std::max(1u, std::thread::hardware_concurrency());
@@ -414,7 +439,7 @@ void simulate_ants(Game& g) {
   const u64 stamp = occupancy_stamp(g.tick);
   const ecs::RecordJobs<Record> jobs = w.simulated_jobs(records_per_job(w.simulated_count()));
   const u32 n = jobs.size();
-  run_jobs(n, [&](u32 j) {
+  run_sim_jobs(n, [&](u32 j) {
     const size_t at = jobs.first(j);
     JobOut out{&p.orders[at], &p.changes[at], &p.walkers[at]};
     for_each_prefetching(g, jobs.begin(j), [&](Record& r) {
@@ -422,7 +447,7 @@ void simulate_ants(Game& g) {
     });
     p.counts[j] = {out.n_orders, out.n_changes, out.n_walkers, 0};
   });
-  run_jobs(n, [&](u32 j) {
+  run_sim_jobs(n, [&](u32 j) {
     const size_t at = jobs.first(j);
     const Walker* walkers = &p.walkers[at];
     Meeting* meetings = &p.meetings[at];

@@ -111,9 +111,9 @@ void evaporate(Game& g) {
     }
     return left;
   };
-  for (u32 c = phase; c < grid.chunk_count(); c += kSpread) {
+  auto evaporate_chunk = [&](u32 c) {
     const u8 bits = g.chunk_scent[c];
-    if (!bits) continue;
+    if (!bits) return;
     u32 x0 = grid.chunk_col(c) * grid.chunk_cells, y0 = grid.chunk_row(c) * grid.chunk_cells;
     u32 x1 = std::min(g.width, x0 + grid.chunk_cells), y1 = std::min(g.height, y0 + grid.chunk_cells);
     if (bits & kChunkTrail) {
@@ -121,14 +121,22 @@ void evaporate(Game& g) {
       for (auto& f : g.fields) left = std::max(left, decay_rows(f.data(), x0, x1, y0, y1, keep));
       if (left == 0) g.chunk_scent[c] &= u8(~kChunkTrail);
     }
-    if (!(bits & kChunkDanger)) continue;
+    if (!(bits & kChunkDanger)) return;
     if (decay_rows(g.danger.data(), x0, x1, y0, y1, keep_danger) == 0) g.chunk_scent[c] &= u8(~kChunkDanger);
     for (u32 y = y0; y < y1; ++y)
       for (u32 x = x0; x < x1; ++x) {
         size_t i = size_t(y) * g.width + x;
         g.cell_flags[i] = u8((g.cell_flags[i] & ~kCellDanger) | (g.danger[i] > kDangerFelt ? kCellDanger : 0));
       }
-  }
+  };
+  // Chunks phase, phase + kSpread, ...: each job a run of 64 of them, which touch only
+  // their own cells and chunk bits (so any thread count leaves the same fields).
+  constexpr u32 kChunksPerJob = 64;
+  const u32 due = grid.chunk_count() > phase ? (grid.chunk_count() - phase + kSpread - 1) / kSpread : 0;
+  run_sim_jobs((due + kChunksPerJob - 1) / kChunksPerJob, [&](u32 job) {
+    const u32 end = std::min(due, (job + 1) * kChunksPerJob);
+    for (u32 k = job * kChunksPerJob; k < end; ++k) evaporate_chunk(phase + k * kSpread);
+  });
 }
 
 }  // namespace colony

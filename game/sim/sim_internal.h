@@ -16,6 +16,7 @@
 
 #include "body_plans.h"
 #include "game.h"
+#include "workers.h"
 
 namespace colony {
 
@@ -144,6 +145,18 @@ inline void for_each_cell_in_circle(const Game& g, float x, float y, float r, Fn
 }
 
 // [SECTION] Systems and steps shared between the simulation's files
+
+// The simulation's threads (set_sim_threads); nullptr while there is one.
+ecs::Workers* sim_workers();
+// fn(u32 job) for every job in [0, jobs), shared between the simulation's threads. A job
+// writes only what its number names, or combines with an order-free operation
+// (ecs/workers.h): the state after a tick is then the same on any thread count.
+template <class Fn>
+void run_sim_jobs(u32 jobs, Fn&& fn) {
+  if (ecs::Workers* crew = sim_workers()) crew->run(jobs, fn);
+  else
+    for (u32 j = 0; j < jobs; ++j) fn(j);
+}
 
 // The tier an entity created in this chunk starts in.
 ecs::Tier tier_for_chunk(const Game& g, u32 chunk);
