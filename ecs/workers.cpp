@@ -1,6 +1,8 @@
 // workers.cpp — the fork-join crew (workers.h).
 #include "workers.h"
 
+#include "stopwatch.h"
+
 namespace ecs {
 
 Workers::Workers(u32 threads) {
@@ -25,7 +27,9 @@ void Workers::serve() {
     round_.wait(seen, std::memory_order_acquire);
     seen = round_.load(std::memory_order_acquire);
     if (stop_.load(std::memory_order_relaxed)) return;
+    const double start_ms = thread_cpu_ms();
     take_jobs();
+    crew_cpu_ns_.fetch_add(u64((thread_cpu_ms() - start_ms) * 1e6), std::memory_order_relaxed);
     // The last thread out wakes the caller; the release makes its jobs' writes visible.
     if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) busy_.notify_one();
   }

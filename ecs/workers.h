@@ -28,6 +28,10 @@ class Workers {
   Workers& operator=(const Workers&) = delete;
 
   u32 threads() const { return u32(crew_.size()) + 1; }
+  // The CPU time the crew's threads have spent in jobs since the crew started (the
+  // caller's own share is on its own thread clock): a timer of work that runs jobs adds
+  // the difference across the work to its thread's (ecs::thread_cpu_ms).
+  double crew_cpu_ms() const { return double(crew_cpu_ns_.load(std::memory_order_relaxed)) * 1e-6; }
   // fn(u32 job) for job in [0, jobs); fn must not throw.
   template <class Fn>
   void run(u32 jobs, Fn& fn) {
@@ -45,6 +49,7 @@ class Workers {
   std::atomic<bool> stop_{false};
   std::atomic<u32> next_job_{0};
   std::atomic<u32> busy_{0};  // crew threads not yet done with the current run
+  std::atomic<u64> crew_cpu_ns_{0};
   // The current run, written before round_ is bumped and read after it is seen.
   u32 jobs_ = 0;
   void (*call_)(void*, u32) = nullptr;

@@ -104,12 +104,19 @@ DeathCounts ants_died(const Game& g) {
 
 namespace {
 
-// Adds a system's thread CPU time to the tick's and the run's totals.
+// The CPU time of the calling thread and of the simulation's other threads.
+double sim_cpu_ms() {
+  const ecs::Workers* crew = sim_workers();
+  return ecs::thread_cpu_ms() + (crew ? crew->crew_cpu_ms() : 0.0);
+}
+
+// Adds a system's CPU time, on all the simulation's threads, to the tick's and the run's
+// totals.
 class ScopedTimer {
  public:
-  ScopedTimer(SystemTimes& t, SystemTimes::Id id) : t_(t), id_(id), start_ms_(ecs::thread_cpu_ms()) {}
+  ScopedTimer(SystemTimes& t, SystemTimes::Id id) : t_(t), id_(id), start_ms_(sim_cpu_ms()) {}
   ~ScopedTimer() {
-    double ms = ecs::thread_cpu_ms() - start_ms_;
+    double ms = sim_cpu_ms() - start_ms_;
     t_.last_ms[id_] += ms;
     t_.total_ms[id_] += ms;
   }

@@ -113,8 +113,9 @@ inline constexpr float kBombRadius = 6, kBigBombRadius = 16;
 inline constexpr float kBombMaimScale = 1.6f, kBigBombMaimScale = 1.4f;
 
 // Per-system time of the last tick and totals (ms), for the HUD, debugger and report,
-// measured with the thread's CPU clock (time the thread spends descheduled on a busy
-// machine is not charged to a system). Measured only; never read by the simulation.
+// measured in CPU time summed over the simulation's threads (time a thread spends
+// descheduled on a busy machine is not charged to a system). Measured only; never read
+// by the simulation.
 struct SystemTimes {
   // Destroy is the engine's batched release of the tick's dead (apply_destructions);
   // Corpses is the game spawning what they leave behind.
