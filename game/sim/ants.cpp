@@ -349,23 +349,27 @@ void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors) {
   ecs::prefetch_for_read(&g.terrain[b.cell]);
 }
 
-// fn(Record&) for the records from `lead` on, prefetching in three steps what the full
-// model reads that no hardware stream predicts, each once the step before has brought
-// in what it needs: 3 x kAhead records ahead, the line of the directory row holding the
-// record's sensor list (its address follows from the record's index alone); 2 x kAhead
-// ahead, the record's first sensor (sensor entries are scattered through their pool);
-// kAhead ahead, the grid cells its turn reads (prefetch_cells). Reading the row kAhead
-// ahead in one step made the walk wait on it there instead: on the million map, whose
-// rows are never in cache, half of simulate_ants' samples sat on that read.
+// fn(Record&) for the records from `lead` on, prefetching what the full model reads that
+// no hardware stream predicts, each step once the one before has brought in what it
+// needs. 4 x kAhead records ahead: the record itself (a storage block is 2 KiB, too
+// short for the hardware's stream to lock on). 3 x kAhead ahead: the line of the
+// directory row holding the record's sensor list (its address follows from the record's
+// index alone). 2 x kAhead ahead: the record's first sensor (sensor entries are scattered
+// through their pool). kAhead ahead: the grid cells its turn reads (prefetch_cells).
+// Reading the row kAhead ahead in one step made the walk wait on it there instead: on
+// the million map, whose rows are never in cache, half of simulate_ants' samples sat on
+// that read.
 template <class Fn>
 void for_each_prefetching(Game& g, ecs::RecordCursor<Record> lead, Fn&& fn) {
   constexpr size_t kAhead = 8;
   ColonyEcs& w = *g.ecs;
   const Sensor* sensors = w.pool<Sensor>().items.get();
-  auto lag = lead, mid = lead;
+  auto lag = lead, mid = lead, far = lead;
+  for (size_t k = 0; k < kAhead && !far.done(); ++k) ++far;
   std::array<u32, kAhead> row_ring, sensor_ring, cell_ring;
   auto rows = ecs::lookahead(row_ring, [&](u32& index) {
     if (lead.done()) return false;
+    if (!far.done()) ecs::prefetch_for_read(&*far), ++far;
     index = lead->header.handle.index;
     ++lead;
     ecs::prefetch_for_read(&w.list_at<Sensor>(index));
