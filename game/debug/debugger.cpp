@@ -1259,10 +1259,10 @@ void sample_frame(Debugger& dbg, const Game& g, const FrameTimes& ft) {
 void frame_panel(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink&) {
   ImGui::Text("FPS %.1f   TPS %.1f   tick %" PRIu64, ft.fps, ft.tps, g.tick);
   ImGui::Text("resident memory %.0f MB   peak %.0f MB", ft.rss_mb, ft.peak_rss_mb);
-  ImGui::TextDisabled(
-      "simulation on %u thread%s; systems: CPU time of all of them, the slowest tick of each "
-      "frame; render and ui: wall clock",
-      sim_threads(), sim_threads() == 1 ? "" : "s");
+  text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                       "simulation on %u thread%s; systems: CPU time of all of them, the slowest tick of each "
+                       "frame; render and ui: wall clock",
+                       sim_threads(), sim_threads() == 1 ? "" : "s");
   char overlay[96];
   auto row = [&](const char* name, const Series& s, const char* format = "%s %.3f ms (max %.3f)") {
     std::snprintf(overlay, sizeof overlay, format, name, s.last(), s.max());
