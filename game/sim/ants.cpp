@@ -263,8 +263,9 @@ void claim_cell(Game& g, u32 cell, u64 stamp, u8 colony, u32 index) {
          !occ.compare_exchange_weak(held, mine, std::memory_order_relaxed)) {}
 }
 
-// Raises a trail cell to `lay` when that is stronger (scent is never negative, so its
-// bits order as the values do): the same result in any order.
+// Raises a trail cell to a positive `lay` when that is stronger (a trail cell is never
+// negative, and non-negative floats' bits order as their values do): the same result in
+// any order.
 bool raise_trail(float& cell, float lay) {
   std::atomic_ref<u32> bits(reinterpret_cast<u32&>(cell));
   const u32 want = std::bit_cast<u32>(lay);
@@ -311,7 +312,9 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out) {
   // Scent: to-home while searching, to-food while carrying; it fades with distance walked.
   Walker& w = out.walkers[out.n_walkers++];
   w = {id, cell, chunk, b.scent * g.scenario.rules.deposit, b.colony, kNoScent};
-  if (!sense_tick) w.field = u8(b.colony * 2 + u32(returning ? Field::ToFood : Field::ToHome));
+  // Only a positive scent can raise a cell (raise_trail compares bits, which order as the
+  // values do for positive floats alone).
+  if (!sense_tick && w.lay > 0) w.field = u8(b.colony * 2 + u32(returning ? Field::ToFood : Field::ToHome));
   b.scent *= kScentFade;
   // Food and home: a searching worker on food takes a bite, a carrier at the nest
   // delivers, and an ant at the nest starts its to-home trail afresh.
