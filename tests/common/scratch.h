@@ -5,19 +5,28 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
+
 #include <filesystem>
 #include <string>
 #include <system_error>
 
 namespace colony_test {
 
-// The folder, made on first use: <gtest temp dir>/colony_test_<pid>.
+// The folder, made on first use: <gtest temp dir>/colony_test_<pid>_<six random
+// characters> (mkdtemp), a new one whatever an earlier process with the same pid left
+// (a run killed while a folder in it was immutable leaves one nobody can remove).
 inline const std::filesystem::path& scratch_dir() {
   struct Folder {
     std::filesystem::path path;
-    Folder() : path(std::filesystem::path(testing::TempDir()) / ("colony_test_" + std::to_string(::getpid()))) {
-      std::filesystem::remove_all(path);
-      std::filesystem::create_directories(path);
+    Folder() {
+      std::string name =
+          (std::filesystem::path(testing::TempDir()) / ("colony_test_" + std::to_string(::getpid()) + "_XXXXXX"))
+              .string();
+      if (!::mkdtemp(name.data()))
+        throw std::filesystem::filesystem_error("mkdtemp", name, std::error_code(errno, std::generic_category()));
+      path = name;
     }
     ~Folder() {
       std::error_code ec;

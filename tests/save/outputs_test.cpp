@@ -160,6 +160,12 @@ TEST(Outputs, AFolderMadeReadOnlyBeforeTheCommitChangesNothing) {
     pid_t pid = colony_test::start_child(COLONY_BIN, o.args(700, kAll), err, {RLIM_INFINITY, "commit"});
     ASSERT_TRUE(colony_test::wait_stopped(pid)) << file_text(err);
     const bool made = set_read_only(o.dirs[k], true);
+    // Writable again however the test leaves this scope: an immutable folder outlives the
+    // process and nobody can remove it.
+    struct Writable {
+      const fs::path& dir;
+      ~Writable() { set_read_only(dir, false); }
+    } writable{o.dirs[k]};
     ::kill(pid, SIGCONT);
     Ran r;
     r.code = colony_test::wait_exit(pid);
