@@ -181,6 +181,14 @@ class EntityStore {
     return ranked_block_.get();
   }
 
+  // Puts the simulated store's records in chunk order (stable: within a chunk, the order
+  // they had), so that a walk of the store walks the map chunk by chunk and the per-cell
+  // data its records read comes in runs. Each record moves at most once (the permutation's
+  // cycles, one record held aside), and its directory entry follows. No memory is taken:
+  // the scratch is the store's own. Like a batched free, nothing else may use the store
+  // while it runs.
+  void sort_simulated_by_chunk();
+
   const BlockList& simulated() const { return simulated_; }
   const BlockList& dormant(u32 chunk) const { return dormant_[chunk]; }
   u32 sim_head(u32 chunk) const { return sim_head_[chunk]; }
@@ -305,6 +313,10 @@ class EntityStore {
   // place (all zero between batches).
   Buffer<u32> block_rank_, ranked_block_;
   Buffer<u64> dead_places_;
+  // Scratch of sort_simulated_by_chunk: the place each sorted position takes its record
+  // from, a count per chunk, and room for one record.
+  Buffer<u32> sort_from_, sort_counts_;
+  Buffer<std::byte> held_record_;
   u32 batch_dead_ = 0, batch_first_hole_ = kNone;
 };
 

@@ -153,6 +153,7 @@ class World {
         pending_(make_buffer<Handle>(config.max_entities)),
         sorted_{make_committed_buffer<Handle>(config.max_entities), make_committed_buffer<Handle>(config.max_entities)},
         dead_bits_{make_committed_buffer<u64>(dead_words(config.pool_capacity.template of<Cs>()))...},
+        pool_order_(make_buffer<u32>(std::max({config.pool_capacity.template of<Cs>()...}))),
         swap_release_max_(config.swap_release_max),
         small_world_bytes_(config.small_world_bytes),
         journal_(config.journal_steps, config.journal_victims, config.journal_releases) {}
@@ -536,6 +537,38 @@ class World {
   // Views (view.h): ranges a walk can look ahead in, and walks that skip tags.
   // The simulated records, in storage order.
   RecordView<Record> simulated() { return {store_, store_.simulated()}; }
+  // Space order for the walks: the simulated records in chunk order (EntityStore::
+  // sort_simulated_by_chunk), then pool C's entries in the order of their owners there,
+  // each owner's slots in its own order, the rest after in the order they had. A walk of
+  // the simulated records then reads the map chunk by chunk and their C entries front to
+  // back. Moves records and entries, rewiring every owner: not while a walk runs or a
+  // release is under way. No memory is taken.
+  void sort_simulated_by_chunk() { store_.sort_simulated_by_chunk(); }
+  template <class C>
+  void order_pool_like_simulated() {
+    Pool<C>& p = pool<C>();
+    const u32 taken = p.taken();
+    u32* to = pool_order_.get();
+    std::fill(to, to + taken, kNone);
+    // The simulated owners' slot lists are pointed at the new places as they are read.
+    u32 next = 0;
+    simulated().for_each([&](Record& r) {
+      auto& l = list_at<C>(r.header.handle.index);
+      for (u32 k = 0; k < l.reserved; ++k) to[l.slot[k]] = next, l.slot[k] = next++;
+    });
+    const u32 theirs = next;
+    for (u32 s = 0; s < taken; ++s)
+      if (to[s] == kNone) to[s] = next++;
+    // Each entry is swapped straight to its place; the one it displaces is placed next.
+    for (u32 s = 0; s < taken; ++s)
+      while (to[s] != s) {
+        const u32 t = to[s];
+        std::swap(p.items[s], p.items[t]);
+        std::swap(p.owners[s], p.owners[t]);
+        std::swap(to[s], to[t]);
+      }
+    for (u32 s = theirs; s < taken; ++s) point_owner_at(p, s);
+  }
   // The simulated records in jobs of about records_per_job (whole blocks), for a walk
   // shared between threads (workers.h).
   RecordJobs<Record> simulated_jobs(u32 records_per_job) {
@@ -824,6 +857,8 @@ class World {
   // Scratch of the batched release (not state: all zero between calls): one bit per
   // pool entry, set for the entries a batch frees.
   std::array<Buffer<u64>, kPoolCount> dead_bits_;
+  // Scratch of order_pool_like_simulated: the place each entry goes to.
+  Buffer<u32> pool_order_;
   u32 swap_release_max_ = kDefaultSwapReleaseMax;
   u64 small_world_bytes_ = kDefaultSmallWorldBytes;
   std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};

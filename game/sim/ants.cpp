@@ -239,6 +239,10 @@ struct Game::AntPasses {
 
 void Game::AntPassesDeleter::operator()(AntPasses* p) const { delete p; }
 
+u64 ant_passes_bytes(u64 entities) {
+  return (entities + 1) * (sizeof(Order) + sizeof(ChunkChange) + sizeof(Walker) + sizeof(Meeting));
+}
+
 void size_ant_passes(Game& g) {
   auto p = std::unique_ptr<Game::AntPasses, Game::AntPassesDeleter>(new Game::AntPasses);
   const size_t n = size_t(g.ecs->max_entities()) + 1;

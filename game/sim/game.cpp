@@ -141,6 +141,7 @@ void simulate_tick(Game& g) {
   {
     ScopedTimer timer(t, SystemTimes::Regions);
     move_chunks_between_tiers(g);
+    keep_space_order(g);
   }
   {
     ScopedTimer timer(t, SystemTimes::Simulate);

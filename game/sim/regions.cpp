@@ -77,6 +77,23 @@ void move_chunks_between_tiers(Game& g) {
   g.scratch_handles.clear();
 }
 
+// Every kSpaceOrderTicks ticks (about four seconds of play), in a world simulating at
+// least kSpaceOrderAnts, the simulated store is put back in chunk order and the sensor
+// pool in the store's order: births, deaths, releases and walks between chunks scatter
+// them in between. The full model's walk then reads the per-cell grids chunk by chunk and
+// each ant's sensors front to back. At a million ants a tick costs about a tenth less;
+// at 100,000, whose grids the last-level cache holds, nothing is gained, and the sort
+// would only stall a tick (docs/performance-notes.md, "The tick on two threads"). Decided
+// by the tick and the count alone, so every run sorts at the same ticks.
+constexpr u64 kSpaceOrderTicks = 256;
+constexpr u32 kSpaceOrderAnts = 1u << 18;
+
+void keep_space_order(Game& g) {
+  if (g.tick % kSpaceOrderTicks != 0 || g.ecs->simulated_count() < kSpaceOrderAnts) return;
+  g.ecs->sort_simulated_by_chunk();
+  g.ecs->order_pool_like_simulated<Sensor>();
+}
+
 void note_chunk_change(Game& g, Record& r, u32 chunk, const Game::Stand& from) {
   // An ant killed on this step (in a fight) is released at the end of the tick from
   // wherever it is: moving it first would be work for nothing.

@@ -184,6 +184,8 @@ void forget_food(Game& g, const Body& food, Handle h);
 void simulate_ants(Game& g);
 // The scratch simulate_ants' jobs write, for the world's capacity (size_scratch).
 void size_ant_passes(Game& g);
+// Its bytes for a world of `entities` entities, all of it written when every one walks.
+u64 ant_passes_bytes(u64 entities);
 // The dormant chunks due this tick, the cheaper model.
 void simulate_dormant(Game& g);
 // Pheromone system: every field fades.
@@ -192,6 +194,9 @@ void evaporate(Game& g);
 bool chunk_in_region(const Game& g, u32 c);
 // Regions system: chunks entering or leaving the region change tier.
 void move_chunks_between_tiers(Game& g);
+// Regions system, every few seconds: the simulated store back in chunk order, the
+// sensors in the store's order.
+void keep_space_order(Game& g);
 // An ant whose step took it into another chunk moves there: at once when it stays
 // simulated (a relink, the record does not move), otherwise after the walk
 // (apply_deferred_moves), which must not have storage move under it. `from` is where it

@@ -351,10 +351,18 @@ u64 world_bytes_holding(const Scenario& s, const StartingNeeds& n, u64 colonies)
   const u64 per_cell =
       sizeof(Terrain) + 2 * sizeof(Handle) + sizeof(u16) + 2 + sizeof(u64) + sizeof(float) * (1 + 2 * colonies);
   const u64 per_chunk = 64;
-  u64 pool_bytes = 0;
-  ColonyPools::for_each([&]<class C>(std::type_identity<C>) { pool_bytes += n.pools.of<C>() * (sizeof(C) + back); });
+  u64 pool_bytes = 0, largest_pool = 0;
+  ColonyPools::for_each([&]<class C>(std::type_identity<C>) {
+    pool_bytes += n.pools.of<C>() * (sizeof(C) + back);
+    largest_pool = std::max<u64>(largest_pool, n.pools.of<C>());
+  });
+  // Scratch as the ticks fill it, for every entity but the tiles (which are never
+  // simulated): the full model's passes and the store's sort by chunk (an index each);
+  // and a pool's sort, an index an entry of the largest pool.
+  const u64 mobile = n.entities - cells;
+  const u64 scratch = ant_passes_bytes(mobile) + mobile * sizeof(u32) + largest_pool * sizeof(u32);
   return records * sizeof(ColonyEcs::Record) + n.entities * per_entity + u64(cap.entities) * sizeof(u32) + pool_bytes +
-         cells * per_cell + chunks * per_chunk;
+         cells * per_cell + chunks * per_chunk + scratch;
 }
 
 }  // namespace
