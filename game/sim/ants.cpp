@@ -129,6 +129,15 @@ void fight(Game& g, Record& a, Record& e) {
                e.payload.colony);
 }
 
+// The trails an ant follows and lays, as indices into Game::fields: a searcher follows
+// to-food scent and lays to-home, a carrier the reverse.
+u32 followed_field(const Body& b) { return b.colony * 2 + u32(b.carrying ? Field::ToHome : Field::ToFood); }
+u32 laid_field(const Body& b) { return b.colony * 2 + u32(b.carrying ? Field::ToFood : Field::ToHome); }
+// The cell a sensor samples: `reach` cells ahead at its angle from the heading.
+u32 sensor_cell(const Game& g, const Body& b, const Sensor& sn) {
+  return cell_of(g, position(b) + direction(b.heading + sn.angle) * sn.reach);
+}
+
 // Sense: each sensor samples the trail field ahead at its angle, the best one wins; then
 // steer by it with some randomness, back from danger felt just ahead, home when carrying,
 // and (soldiers) back toward the nest when strayed.
@@ -137,14 +146,13 @@ void sense_and_steer(Game& g, Record& r, bool returning, bool sense_tick) {
   ColonyEcs& w = *g.ecs;
   const u32 id = r.header.handle.index;
   const Colony& home = g.colonies[b.colony];
-  const float* trail = g.fields[b.colony * 2 + u32(returning ? Field::ToHome : Field::ToFood)].data();
+  const float* trail = g.fields[followed_field(b)].data();
   const auto& sl = w.list<Sensor>(r);
   Sensor* sensors = w.pool<Sensor>().items.get();
   float best = 0, best_angle = 0;
   for (u32 k = 0; sense_tick && k < sl.added; ++k) {
     Sensor& sn = sensors[sl.slot[k]];
-    float a = b.heading + sn.angle;
-    sn.reading = trail[cell_of(g, position(b) + direction(a) * sn.reach)];
+    sn.reading = trail[sensor_cell(g, b, sn)];
     if (sn.reading > best) best = sn.reading, best_angle = sn.angle;
   }
   float wander = hash_float(g.seed, g.tick, id, kWander) - 0.5f;
@@ -226,7 +234,6 @@ struct Meeting {
 // Each array has an entry for every place of the simulated store: a job writes from its
 // first record's place on, at most one entry per ant. The counts are per job.
 struct Game::AntPasses {
-  u32 jobs = 0;
   ecs::Buffer<Order> orders;
   ecs::Buffer<ChunkChange> changes;
   ecs::Buffer<Walker> walkers;
@@ -246,12 +253,12 @@ u64 ant_passes_bytes(u64 entities) {
 void size_ant_passes(Game& g) {
   auto p = std::unique_ptr<Game::AntPasses, Game::AntPassesDeleter>(new Game::AntPasses);
   const size_t n = size_t(g.ecs->max_entities()) + 1;
-  p->jobs = u32(n / kMinRecordsPerJob + 1);
+  const size_t most_jobs = n / kMinRecordsPerJob + 1;
   p->orders = ecs::make_buffer<Order>(n);
   p->changes = ecs::make_buffer<ChunkChange>(n);
   p->walkers = ecs::make_buffer<Walker>(n);
   p->meetings = ecs::make_buffer<Meeting>(n);
-  p->counts = ecs::make_buffer<Game::AntPasses::Counts>(p->jobs);
+  p->counts = ecs::make_buffer<Game::AntPasses::Counts>(most_jobs);
   g.ant_passes = std::move(p);
 }
 
@@ -318,7 +325,7 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out) {
   w = {id, cell, chunk, b.scent * g.scenario.rules.deposit, b.colony, kNoScent};
   // Only a positive scent can raise a cell (raise_trail compares bits, which order as the
   // values do for positive floats alone).
-  if (!sense_tick && w.lay > 0) w.field = u8(b.colony * 2 + u32(returning ? Field::ToFood : Field::ToHome));
+  if (!sense_tick && w.lay > 0) w.field = u8(laid_field(b));
   b.scent *= kScentFade;
   // Food and home: a searching worker on food takes a bite, a carrier at the nest
   // delivers, and an ant at the nest starts its to-home trail afresh.
@@ -340,16 +347,12 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out) {
 void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors) {
   const Body& b = r.payload;
   if (!is_ant(b.kind) || b.kind == Kind::Queen || (r.header.flags & ecs::kFlagDying)) return;
-  const bool returning = b.carrying != 0;
   if (((r.header.handle.index + u32(g.tick)) & 1) == 0) {
-    const float* trail = g.fields[b.colony * 2 + u32(returning ? Field::ToHome : Field::ToFood)].data();
+    const float* trail = g.fields[followed_field(b)].data();
     const auto& sl = g.ecs->list_at<Sensor>(r.header.handle.index);
-    for (u32 k = 0; k < sl.added; ++k) {
-      const Sensor& sn = sensors[sl.slot[k]];
-      ecs::prefetch_for_read(&trail[cell_of(g, position(b) + direction(b.heading + sn.angle) * sn.reach)]);
-    }
+    for (u32 k = 0; k < sl.added; ++k) ecs::prefetch_for_read(&trail[sensor_cell(g, b, sensors[sl.slot[k]])]);
   } else {
-    ecs::prefetch_for_read(&g.fields[b.colony * 2 + u32(returning ? Field::ToFood : Field::ToHome)][b.cell]);
+    ecs::prefetch_for_read(&g.fields[laid_field(b)][b.cell]);
   }
   ecs::prefetch_for_read(&g.occupancy[b.cell]);
   ecs::prefetch_for_read(&g.cell_flags[b.cell]);

@@ -113,8 +113,6 @@ inline u32 cell_of(const Game& g, float x, float y) {
 }
 inline u32 cell_of(const Game& g, glm::vec2 p) { return cell_of(g, p.x, p.y); }
 
-inline float& field(Game& g, u32 colony, Field f, u32 cell) { return g.fields[colony * 2 + u32(f)][cell]; }
-
 inline void mark_dirty(Game& g, u32 cell) {
   u32 chunk = g.ecs->grid().chunk_of_cell(cell % g.width, cell / g.width);
   g.dirty_chunks_stamp[chunk] = g.tick + 1;
