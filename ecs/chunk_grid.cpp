@@ -1,6 +1,8 @@
 // chunk_grid.cpp — position to chunk mapping for the chunked world.
 #include "chunk_grid.h"
 
+#include <bit>
+
 namespace ecs {
 
 ChunkGrid ChunkGrid::make(u32 cells_x, u32 cells_y, u32 chunk_cells) {
@@ -13,6 +15,7 @@ ChunkGrid ChunkGrid::make(u32 cells_x, u32 cells_y, u32 chunk_cells) {
   g.chunks_y = u32((u64(cells_y) + g.chunk_cells - 1) / g.chunk_cells);
   if (g.chunks_x == 0) g.chunks_x = 1;
   if (g.chunks_y == 0) g.chunks_y = 1;
+  if (std::has_single_bit(g.chunk_cells)) g.chunk_shift = u32(std::countr_zero(g.chunk_cells));
   return g;
 }
 

@@ -5,6 +5,7 @@
 //   [SECTION] Ants, fully simulated
 //   [SECTION] The full model's passes (threads, and the order that keeps them deterministic)
 //   [SECTION] Ants, dormant (cheaper model, every dormant_period ticks)
+#include <array>
 #include <atomic>
 #include <bit>
 #include <memory>
@@ -138,10 +139,17 @@ u32 sensor_cell(const Game& g, const Body& b, const Sensor& sn) {
   return cell_of(g, position(b) + direction(b.heading + sn.angle) * sn.reach);
 }
 
-// Sense: each sensor samples the trail field ahead at its angle, the best one wins; then
-// steer by it with some randomness, back from danger felt just ahead, home when carrying,
-// and (soldiers) back toward the nest when strayed.
-void sense_and_steer(Game& g, Record& r, bool returning, bool sense_tick) {
+// The cells an ant's sensors sample this tick, in the order of its sensor list: found
+// once, where the walk prefetches them (prefetch_cells), and read there again by the turn.
+struct SensedCells {
+  std::array<u32, Sensor::kMaxPerEntity> cell;
+};
+
+// Sense: each sensor samples the trail field ahead at its angle (at `sensed`, the cells
+// prefetch_cells found), the best one wins; then steer by it with some randomness, back
+// from danger felt just ahead, home when carrying, and (soldiers) back toward the nest
+// when strayed.
+void sense_and_steer(Game& g, Record& r, bool returning, bool sense_tick, const SensedCells& sensed) {
   Body& b = r.payload;
   ColonyEcs& w = *g.ecs;
   const u32 id = r.header.handle.index;
@@ -152,7 +160,7 @@ void sense_and_steer(Game& g, Record& r, bool returning, bool sense_tick) {
   float best = 0, best_angle = 0;
   for (u32 k = 0; sense_tick && k < sl.added; ++k) {
     Sensor& sn = sensors[sl.slot[k]];
-    sn.reading = trail[sensor_cell(g, b, sn)];
+    sn.reading = trail[sensed.cell[k]];
     if (sn.reading > best) best = sn.reading, best_angle = sn.angle;
   }
   float wander = hash_float(g.seed, g.tick, id, kWander) - 0.5f;
@@ -295,7 +303,7 @@ struct JobOut {
   u32 n_orders = 0, n_changes = 0, n_walkers = 0;
 };
 
-void think_ant(Game& g, Record& r, u64 stamp, JobOut& out) {
+void think_ant(Game& g, Record& r, u64 stamp, JobOut& out, const SensedCells& sensed) {
   Body& b = r.payload;
   const u32 id = r.header.handle.index;
   // Every tick since the ant was last advanced: one when it stays simulated, up to the
@@ -316,10 +324,11 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out) {
   const bool returning = b.carrying != 0;
   // Ants sense on alternate ticks and lay scent on the others (half the random reads).
   const bool sense_tick = ((id + u32(g.tick)) & 1) == 0;
-  sense_and_steer(g, r, returning, sense_tick);
+  sense_and_steer(g, r, returning, sense_tick, sensed);
   const Game::Stand from{b.x, b.y, b.cell, r.header.chunk};
   const u32 cell = walk(g, b, id);
-  const u32 chunk = g.ecs->grid().chunk_at(b.x, b.y);
+  // Every step stays on the map (step_forward), so the chunk is the one of its cell.
+  const u32 chunk = g.ecs->grid().chunk_of_cell(u32(b.x), u32(b.y));
   // Scent: to-home while searching, to-food while carrying; it fades with distance walked.
   Walker& w = out.walkers[out.n_walkers++];
   w = {id, cell, chunk, b.scent * g.scenario.rules.deposit, b.colony, kNoScent};
@@ -344,13 +353,16 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out) {
 // each sensor, on the other ticks the trail cell it lays scent in; the occupancy word,
 // the flags and the terrain of its cell (its step and the danger it feels lie a cell or
 // two away, mostly on the same lines).
-void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors) {
+void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors, SensedCells& sensed) {
   const Body& b = r.payload;
   if (!is_ant(b.kind) || b.kind == Kind::Queen || (r.header.flags & ecs::kFlagDying)) return;
   if (((r.header.handle.index + u32(g.tick)) & 1) == 0) {
     const float* trail = g.fields[followed_field(b)].data();
     const auto& sl = g.ecs->list_at<Sensor>(r.header.handle.index);
-    for (u32 k = 0; k < sl.added; ++k) ecs::prefetch_for_read(&trail[sensor_cell(g, b, sensors[sl.slot[k]])]);
+    for (u32 k = 0; k < sl.added; ++k) {
+      sensed.cell[k] = sensor_cell(g, b, sensors[sl.slot[k]]);
+      ecs::prefetch_for_read(&trail[sensed.cell[k]]);
+    }
   } else {
     ecs::prefetch_for_read(&g.fields[laid_field(b)][b.cell]);
   }
@@ -359,7 +371,7 @@ void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors) {
   ecs::prefetch_for_read(&g.terrain[b.cell]);
 }
 
-// fn(Record&) for the records from `lead` on, prefetching what the full model reads that
+// fn(Record&, const SensedCells&) for the records from `lead` on, prefetching what the full model reads that
 // no hardware stream predicts, each step once the one before has brought in what it
 // needs. 4 x kAhead records ahead: the record itself (a storage block is 2 KiB, too
 // short for the hardware's stream to lock on). 3 x kAhead ahead: the line of the
@@ -377,6 +389,11 @@ void for_each_prefetching(Game& g, ecs::RecordCursor<Record> lead, Fn&& fn) {
   auto lag = lead, mid = lead, far = lead;
   for (size_t k = 0; k < kAhead && !far.done(); ++k) ++far;
   std::array<u32, kAhead> row_ring, sensor_ring, cell_ring;
+  // The sensed cells of the records between `mid` and `lag`: the cell stage writes them
+  // kAhead records before the turn reads them, and its next record is found before the
+  // turn of the one kAhead back, hence twice kAhead places.
+  std::array<SensedCells, 2 * kAhead> sensed;
+  u32 sensed_found = 0;
   auto rows = ecs::lookahead(row_ring, [&](u32& index) {
     if (lead.done()) return false;
     if (!far.done()) ecs::prefetch_for_read(&*far), ++far;
@@ -391,13 +408,14 @@ void for_each_prefetching(Game& g, ecs::RecordCursor<Record> lead, Fn&& fn) {
     if (sl.added) ecs::prefetch_for_read(&sensors[sl.slot[0]]);
     return true;
   });
-  auto cells = ecs::lookahead(cell_ring, [&](u32& index) {
-    if (!ready.next(index)) return false;
-    prefetch_cells(g, *mid, sensors);
+  auto cells = ecs::lookahead(cell_ring, [&](u32& place) {
+    if (u32 index; !ready.next(index)) return false;
+    place = sensed_found++ % sensed.size();
+    prefetch_cells(g, *mid, sensors, sensed[place]);
     ++mid;
     return true;
   });
-  for (u32 index; cells.next(index); ++lag) fn(*lag);
+  for (u32 place; cells.next(place); ++lag) fn(*lag, sensed[place]);
 }
 
 // The orders, job by job: first deaths, bites and deliveries, then fights, then changes
@@ -456,8 +474,8 @@ void simulate_ants(Game& g) {
   run_sim_jobs(n, [&](u32 j) {
     const size_t at = jobs.first(j);
     JobOut out{&p.orders[at], &p.changes[at], &p.walkers[at]};
-    for_each_prefetching(g, jobs.begin(j), [&](Record& r) {
-      if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) think_ant(g, r, stamp, out);
+    for_each_prefetching(g, jobs.begin(j), [&](Record& r, const SensedCells& sensed) {
+      if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) think_ant(g, r, stamp, out, sensed);
     });
     p.counts[j] = {out.n_orders, out.n_changes, out.n_walkers, 0};
   });

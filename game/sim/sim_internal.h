@@ -48,8 +48,14 @@ enum Salt : u32 {
 // [SECTION] Helpers: angles, records, chunk and cell walks, grid writers
 
 inline float wrap_angle(float a) {
-  if (a > kPi || a < -kPi) a -= kTwoPi * std::floor((a + kPi) / kTwoPi);
-  return a;
+  if (a >= -kPi && a <= kPi) return a;
+  // Within a turn and a quarter of the range, as nearly every angle here is (a heading
+  // plus a turn, a sensor's angle or the quarter turn of a cosine), a single turn added
+  // or taken off gives what the general case below gives, without its division.
+  constexpr float kNear = kTwoPi + kPi / 2;
+  if (a > kPi && a < kNear) return a - kTwoPi;
+  if (a < -kPi && a > -kNear) return a + kTwoPi;
+  return a - kTwoPi * std::floor((a + kPi) / kTwoPi);
 }
 
 // Parabolic sine with one refinement step: max error ~1e-3, no libm call.
