@@ -183,10 +183,10 @@ class EntityStore {
 
   // Puts the simulated store's records in chunk order (stable: within a chunk, the order
   // they had), so that a walk of the store walks the map chunk by chunk and the per-cell
-  // data its records read comes in runs. Each record moves at most once (the permutation's
-  // cycles, one record held aside), and its directory entry follows. No memory is taken:
-  // the scratch is the store's own. Like a batched free, nothing else may use the store
-  // while it runs.
+  // data its records read comes in runs. Each record is copied out to its sorted place in
+  // a scratch as large as the store's capacity (committed as the first sort writes it)
+  // and back, and its directory entry follows. Like a batched free, nothing else may use
+  // the store while it runs.
   void sort_simulated_by_chunk();
 
   const BlockList& simulated() const { return simulated_; }
@@ -313,10 +313,10 @@ class EntityStore {
   // place (all zero between batches).
   Buffer<u32> block_rank_, ranked_block_;
   Buffer<u64> dead_places_;
-  // Scratch of sort_simulated_by_chunk: the place each sorted position takes its record
-  // from, a count per chunk, and room for one record.
-  Buffer<u32> sort_from_, sort_counts_;
-  Buffer<std::byte> held_record_;
+  // Scratch of sort_simulated_by_chunk: the next sorted place of each chunk, and the
+  // records in sorted order.
+  Buffer<u32> sort_counts_;
+  Buffer<std::byte> sort_records_;
   u32 batch_dead_ = 0, batch_first_hole_ = kNone;
 };
 

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -154,6 +155,8 @@ class World {
         sorted_{make_committed_buffer<Handle>(config.max_entities), make_committed_buffer<Handle>(config.max_entities)},
         dead_bits_{make_committed_buffer<u64>(dead_words(config.pool_capacity.template of<Cs>()))...},
         pool_order_(make_buffer<u32>(std::max({config.pool_capacity.template of<Cs>()...}))),
+        pool_sorted_(make_buffer<std::byte>(
+            std::max({size_t(config.pool_capacity.template of<Cs>()) * (sizeof(BackPointer) + sizeof(Cs))...}))),
         swap_release_max_(config.swap_release_max),
         small_world_bytes_(config.small_world_bytes),
         journal_(config.journal_steps, config.journal_victims, config.journal_releases) {}
@@ -541,33 +544,44 @@ class World {
   // sort_simulated_by_chunk), then pool C's entries in the order of their owners there,
   // each owner's slots in its own order, the rest after in the order they had. A walk of
   // the simulated records then reads the map chunk by chunk and their C entries front to
-  // back. Moves records and entries, rewiring every owner: not while a walk runs or a
-  // release is under way. No memory is taken.
+  // back. Moves records and entries, rewiring the owners of those that move: not while a
+  // walk runs or a release is under way. Each goes through a scratch as large as the
+  // store's or the pool's capacity, committed as the first sort writes it.
   void sort_simulated_by_chunk() { store_.sort_simulated_by_chunk(); }
   template <class C>
   void order_pool_like_simulated() {
+    static_assert(alignof(C) <= alignof(BackPointer), "the sorted entries follow the back-pointers");
     Pool<C>& p = pool<C>();
     const u32 taken = p.taken();
     u32* to = pool_order_.get();
     std::fill(to, to + taken, kNone);
-    // The simulated owners' slot lists are pointed at the new places as they are read.
+    BackPointer* owners = reinterpret_cast<BackPointer*>(pool_sorted_.get());
+    C* items = reinterpret_cast<C*>(owners + p.capacity());
+    // The simulated owners' entries first, copied out in the store's order and each
+    // owner's slot list pointed at the new places as it is read. The lists lie at random
+    // (by index): each is prefetched kAhead records before it is read.
+    constexpr u32 kAhead = 16;
     u32 next = 0;
-    simulated().for_each([&](Record& r) {
-      auto& l = list_at<C>(r.header.handle.index);
-      for (u32 k = 0; k < l.reserved; ++k) to[l.slot[k]] = next, l.slot[k] = next++;
-    });
-    const u32 theirs = next;
-    for (u32 s = 0; s < taken; ++s)
-      if (to[s] == kNone) to[s] = next++;
-    // Each entry is swapped straight to its place; the one it displaces is placed next.
-    for (u32 s = 0; s < taken; ++s)
-      while (to[s] != s) {
-        const u32 t = to[s];
-        std::swap(p.items[s], p.items[t]);
-        std::swap(p.owners[s], p.owners[t]);
-        std::swap(to[s], to[t]);
+    RecordCursor<Record> ahead = simulated().begin();
+    for (u32 k = 0; k < kAhead && !ahead.done(); ++k) ++ahead;
+    for (RecordCursor<Record> r = simulated().begin(); !r.done(); ++r) {
+      if (!ahead.done()) prefetch_for_read(&list_at<C>(ahead->header.handle.index)), ++ahead;
+      auto& l = list_at<C>(r->header.handle.index);
+      for (u32 k = 0; k < l.reserved; ++k) {
+        const u32 s = l.slot[k];
+        to[s] = next, owners[next] = p.owners[s], items[next] = p.items[s];
+        l.slot[k] = next++;
       }
-    for (u32 s = theirs; s < taken; ++s) point_owner_at(p, s);
+    }
+    // Then every other entry in the order it had; its owner is rewired when it moved.
+    for (u32 s = 0; s < taken; ++s) {
+      if (to[s] != kNone) continue;
+      owners[next] = p.owners[s], items[next] = p.items[s];
+      if (next != s) list_at<C>(owners[next].owner_index).slot[owners[next].local] = next;
+      ++next;
+    }
+    std::memcpy(p.owners.get(), owners, size_t(taken) * sizeof(BackPointer));
+    std::memcpy(p.items.get(), items, size_t(taken) * sizeof(C));
   }
   // The simulated records in jobs of about records_per_job (whole blocks), for a walk
   // shared between threads (workers.h).
@@ -857,8 +871,11 @@ class World {
   // Scratch of the batched release (not state: all zero between calls): one bit per
   // pool entry, set for the entries a batch frees.
   std::array<Buffer<u64>, kPoolCount> dead_bits_;
-  // Scratch of order_pool_like_simulated: the place each entry goes to.
+  // Scratch of order_pool_like_simulated: the place each entry of a simulated owner goes
+  // to (kNone for the others), and the back-pointers then the entries in their new order
+  // (room for the largest pool).
   Buffer<u32> pool_order_;
+  Buffer<std::byte> pool_sorted_;
   u32 swap_release_max_ = kDefaultSwapReleaseMax;
   u64 small_world_bytes_ = kDefaultSmallWorldBytes;
   std::array<u32, kPoolCount> mark_dead_{}, mark_first_hole_{};

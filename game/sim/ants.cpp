@@ -130,6 +130,12 @@ void fight(Game& g, Record& a, Record& e) {
                e.payload.colony);
 }
 
+// Ants sense on alternate ticks and lay scent on the others (half the random reads).
+bool senses_this_tick(const Game& g, u32 index) { return ((index + u32(g.tick)) & 1) == 0; }
+// Whether a record takes the full model's turn: a living ant's (a queen's turn is her age
+// alone).
+bool takes_turn(const Record& r) { return is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying); }
+
 // The trails an ant follows and lays, as indices into Game::fields: a searcher follows
 // to-food scent and lays to-home, a carrier the reverse.
 u32 followed_field(const Body& b) { return b.colony * 2 + u32(b.carrying ? Field::ToHome : Field::ToFood); }
@@ -322,8 +328,7 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out, const SensedCells& se
   if (b.state == AntState::Fighting || b.state == AntState::Fleeing)
     b.state = b.carrying ? AntState::Returning : AntState::Searching;
   const bool returning = b.carrying != 0;
-  // Ants sense on alternate ticks and lay scent on the others (half the random reads).
-  const bool sense_tick = ((id + u32(g.tick)) & 1) == 0;
+  const bool sense_tick = senses_this_tick(g, id);
   sense_and_steer(g, r, returning, sense_tick, sensed);
   const Game::Stand from{b.x, b.y, b.cell, r.header.chunk};
   const u32 cell = walk(g, b, id);
@@ -355,8 +360,8 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out, const SensedCells& se
 // two away, mostly on the same lines).
 void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors, SensedCells& sensed) {
   const Body& b = r.payload;
-  if (!is_ant(b.kind) || b.kind == Kind::Queen || (r.header.flags & ecs::kFlagDying)) return;
-  if (((r.header.handle.index + u32(g.tick)) & 1) == 0) {
+  if (!takes_turn(r) || b.kind == Kind::Queen) return;
+  if (senses_this_tick(g, r.header.handle.index)) {
     const float* trail = g.fields[followed_field(b)].data();
     const auto& sl = g.ecs->list_at<Sensor>(r.header.handle.index);
     for (u32 k = 0; k < sl.added; ++k) {
@@ -371,13 +376,16 @@ void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors, Sense
   ecs::prefetch_for_read(&g.terrain[b.cell]);
 }
 
-// fn(Record&, const SensedCells&) for the records from `lead` on, prefetching what the full model reads that
-// no hardware stream predicts, each step once the one before has brought in what it
-// needs. 4 x kAhead records ahead: the record itself (a storage block is 2 KiB, too
-// short for the hardware's stream to lock on). 3 x kAhead ahead: the line of the
-// directory row holding the record's sensor list (its address follows from the record's
-// index alone). 2 x kAhead ahead: the record's first sensor (sensor entries are scattered
-// through their pool). kAhead ahead: the grid cells its turn reads (prefetch_cells).
+// fn(Record&, const SensedCells&) for the records from `lead` on, prefetching what the
+// full model reads that no hardware stream predicts, each step once the one before has
+// brought in what it needs. 4 x kAhead records ahead: the record itself (a storage block
+// is 2 KiB, too short for the hardware's stream to lock on). 3 x kAhead ahead: the line
+// of the directory row holding its sensor list (its address follows from the record's
+// index alone). 2 x kAhead ahead: its first sensor (sensor entries lie anywhere in their
+// pool until it is put in space order). kAhead ahead: the grid cells its turn reads
+// (prefetch_cells). The row and the sensor are prefetched on the ticks an ant lays scent
+// too, when its turn reads neither: leaving them out there (a branch on the tick's
+// parity, which the walk's order makes random) measured no faster.
 // Reading the row kAhead ahead in one step made the walk wait on it there instead: on
 // the million map, whose rows are never in cache, half of simulate_ants' samples sat on
 // that read.
@@ -475,7 +483,7 @@ void simulate_ants(Game& g) {
     const size_t at = jobs.first(j);
     JobOut out{&p.orders[at], &p.changes[at], &p.walkers[at]};
     for_each_prefetching(g, jobs.begin(j), [&](Record& r, const SensedCells& sensed) {
-      if (is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying)) think_ant(g, r, stamp, out, sensed);
+      if (takes_turn(r)) think_ant(g, r, stamp, out, sensed);
     });
     p.counts[j] = {out.n_orders, out.n_changes, out.n_walkers, 0};
   });

@@ -357,10 +357,12 @@ u64 world_bytes_holding(const Scenario& s, const StartingNeeds& n, u64 colonies)
     largest_pool = std::max<u64>(largest_pool, n.pools.of<C>());
   });
   // Scratch as the ticks fill it, for every entity but the tiles (which are never
-  // simulated): the full model's passes and the store's sort by chunk (an index each);
-  // and a pool's sort, an index an entry of the largest pool.
+  // simulated): the full model's passes, and the store's sort by chunk (a record each);
+  // a pool's sort, an index an entry of the largest pool, and the sensors, the pool the
+  // game keeps in the store's order (regions.cpp), copied out.
   const u64 mobile = n.entities - cells;
-  const u64 scratch = ant_passes_bytes(mobile) + mobile * sizeof(u32) + largest_pool * sizeof(u32);
+  const u64 scratch = ant_passes_bytes(mobile) + mobile * sizeof(ColonyEcs::Record) + largest_pool * sizeof(u32) +
+                      n.pools.of<Sensor>() * (sizeof(Sensor) + back);
   return records * sizeof(ColonyEcs::Record) + n.entities * per_entity + u64(cap.entities) * sizeof(u32) + pool_bytes +
          cells * per_cell + chunks * per_chunk + scratch;
 }

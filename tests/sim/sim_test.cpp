@@ -24,6 +24,7 @@
 #include "body_plans.h"
 #include "game.h"
 #include "save.h"
+#include "sim_internal.h"
 
 namespace colony {
 namespace {
@@ -338,6 +339,37 @@ TEST(Maiming, AnAntennaTakesItsSensorWithIt) {
   g->ecs->for_each_component<Sensor>(rec(*g, h), [&](u32, const Sensor& s) { left_sensor |= s.angle > 0; });
   EXPECT_FALSE(left_sensor);
   expect_valid(*g);
+}
+
+// Each of a worker's three sensors reads the trail in the cell under it, and the ant
+// turns toward the strongest. The trail differs under each (0.2 left, 0.5 ahead, 0.9
+// right), so a sensor that read another's cell, or a turn toward another, shows.
+TEST(Sensing, EachSensorReadsItsOwnCellAndTheAntTurnsToTheStrongest) {
+  auto g = build(small_world());
+  Handle h = spawn_ant(*g, 0, Kind::Worker, 32.5f, 32.5f, 0.3f);
+  // Ants sense on alternate ticks: one tick first when this is not its tick.
+  if (((h.index + u32(g->tick)) & 1) != 0) simulate_tick(*g);
+  const Body before = rec(*g, h).payload;
+  ASSERT_FALSE(before.carrying);
+  std::vector<float>& trail = g->fields[0 * 2 + u32(Field::ToFood)];
+  std::vector<std::pair<float, float>> set;  // (angle, strength) of each sensor
+  g->ecs->for_each_component<Sensor>(rec(*g, h), [&](u32, const Sensor& sn) {
+    const float strength = sn.angle > 0 ? 0.2f : sn.angle < 0 ? 0.9f : 0.5f;
+    trail[cell_of(*g, position(before) + direction(before.heading + sn.angle) * sn.reach)] = strength;
+    set.push_back({sn.angle, strength});
+  });
+  ASSERT_EQ(set.size(), 3u);
+  simulate_tick(*g);
+  u32 k = 0;
+  g->ecs->for_each_component<Sensor>(rec(*g, h), [&](u32, const Sensor& sn) {
+    EXPECT_EQ(sn.angle, set[k].first);
+    EXPECT_EQ(sn.reading, set[k].second) << "sensor at angle " << sn.angle;
+    ++k;
+  });
+  // Toward the right sensor (angle -0.6): 0.6 of its angle, give or take the wander.
+  const float turned = wrap_angle(rec(*g, h).payload.heading - before.heading);
+  EXPECT_LT(turned, -0.2f);
+  EXPECT_GT(turned, -0.5f);
 }
 
 // [SECTION] Food
