@@ -183,11 +183,7 @@ void EntityStore::destroy(Handle h) {
 }
 
 void EntityStore::begin_batch_free() {
-  u32 rank = 0;
-  for (u32 b = simulated_.first; b != kNone; b = block_next_[b], ++rank) {
-    block_rank_[b] = rank;
-    ranked_block_[rank] = b;
-  }
+  rank_simulated_blocks();
   batch_dead_ = 0;
   batch_first_hole_ = kNone;
 }

@@ -173,11 +173,13 @@ class EntityStore {
   TagSet block_tags(u32 block) const { return block_tags_[block]; }
 
   // The simulated store's blocks in chain order, numbered into the batched free's scratch
-  // (so valid until the next batched free or structural change): what a walk split into
-  // jobs of whole blocks starts each job from.
+  // both ways (so valid until the next batched free or structural change): the block at
+  // each rank is what a walk split into jobs of whole blocks starts each job from, and
+  // the rank of each block gives a batched free the place of a record.
   const u32* rank_simulated_blocks() {
     u32 rank = 0;
-    for (u32 b = simulated_.first; b != kNone; b = block_next_[b]) ranked_block_[rank++] = b;
+    for (u32 b = simulated_.first; b != kNone; b = block_next_[b], ++rank)
+      block_rank_[b] = rank, ranked_block_[rank] = b;
     return ranked_block_.get();
   }
 

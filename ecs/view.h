@@ -11,6 +11,8 @@
 // a skipped record elsewhere is not handed to fn. What fn may do while a walk runs is what
 // the World's walks allow (world.h, "Iteration").
 #pragma once
+#include <bit>
+#include <cassert>
 #include <span>
 
 #include "entity_store.h"
@@ -102,7 +104,11 @@ template <class R>
 class RecordJobs {
  public:
   RecordJobs(EntityStore& store, const BlockList& list, const u32* blocks, u32 records_per_job)
-      : store_(&store), list_(list), blocks_(blocks), blocks_per_job_(blocks_for(store, records_per_job)) {}
+      : store_(&store),
+        list_(list),
+        blocks_(blocks),
+        blocks_per_job_(blocks_for(store, records_per_job)),
+        block_shift_(u32(std::countr_zero(store.block_records()))) {}
   u32 records_per_job() const { return blocks_per_job_ * store_->block_records(); }
   u32 size() const { return (list_.count + records_per_job() - 1) / records_per_job(); }
   // The place in the list of the job's first record, and how many it holds.
@@ -112,6 +118,22 @@ class RecordJobs {
     return left < records_per_job() ? left : records_per_job();
   }
   RecordCursor<R> begin(u32 job) const { return {*store_, blocks_[job * blocks_per_job_], count(job)}; }
+  // The records by their place in the list (below its count): a walk that reads ahead at
+  // several distances finds each record from its place, with no cursor to keep per
+  // distance. A value the walk keeps in registers: the arena, the blocks in list order
+  // and the block size (records of R exactly, as the store keeps them for a World).
+  struct Places {
+    R* arena;
+    const u32* blocks;
+    u32 shift;
+    R& operator()(u32 place) const {
+      return arena[size_t(blocks[place >> shift]) << shift | (place & ((u32(1) << shift) - 1))];
+    }
+  };
+  Places places() const {
+    assert(store_->record_size() == sizeof(R));
+    return {reinterpret_cast<R*>(store_->at(0, 0)), blocks_, block_shift_};
+  }
   template <class Fn>
   void for_each(u32 job, Fn&& fn) const {
     for (RecordCursor<R> c = begin(job); !c.done(); ++c) fn(*c);
@@ -126,6 +148,7 @@ class RecordJobs {
   BlockList list_;
   const u32* blocks_;
   u32 blocks_per_job_;
+  u32 block_shift_;  // block_records is a power of two (EntityStore)
 };
 
 // [SECTION] Records of one chunk

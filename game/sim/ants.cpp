@@ -376,54 +376,48 @@ void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors, Sense
   ecs::prefetch_for_read(&g.terrain[b.cell]);
 }
 
-// fn(Record&, const SensedCells&) for the records from `lead` on, prefetching what the
-// full model reads that no hardware stream predicts, each step once the one before has
+// fn(Record&, const SensedCells&) for the records of job j, prefetching what the full
+// model reads that no hardware stream predicts, each step once the one before has
 // brought in what it needs. 4 x kAhead records ahead: the record itself (a storage block
 // is 2 KiB, too short for the hardware's stream to lock on). 3 x kAhead ahead: the line
 // of the directory row holding its sensor list (its address follows from the record's
 // index alone). 2 x kAhead ahead: its first sensor (sensor entries lie anywhere in their
 // pool until it is put in space order). kAhead ahead: the grid cells its turn reads
-// (prefetch_cells). The row and the sensor are prefetched on the ticks an ant lays scent
-// too, when its turn reads neither: leaving them out there (a branch on the tick's
-// parity, which the walk's order makes random) measured no faster.
-// Reading the row kAhead ahead in one step made the walk wait on it there instead: on
-// the million map, whose rows are never in cache, half of simulate_ants' samples sat on
-// that read.
+// (prefetch_cells). Each step finds its record from its place in the store
+// (RecordJobs::places); a cursor per distance, each following the block chain, cost about a
+// hundred instructions an ant. Reading the row kAhead ahead in one step made the walk
+// wait on it there instead: on the million map, whose rows are never in cache, half of
+// simulate_ants' samples sat on that read.
+// The row and the sensor are prefetched on the ticks an ant lays scent too, when its
+// turn reads neither: leaving them out there (a branch on the tick's parity, which the
+// walk's order makes random) measured no faster.
 template <class Fn>
-void for_each_prefetching(Game& g, ecs::RecordCursor<Record> lead, Fn&& fn) {
-  constexpr size_t kAhead = 8;
+void for_each_prefetching(Game& g, const ecs::RecordJobs<Record>& jobs, u32 j, Fn&& fn) {
+  constexpr u32 kAhead = 8;
   ColonyEcs& w = *g.ecs;
   const Sensor* sensors = w.pool<Sensor>().items.get();
-  auto lag = lead, mid = lead, far = lead;
-  for (size_t k = 0; k < kAhead && !far.done(); ++k) ++far;
-  std::array<u32, kAhead> row_ring, sensor_ring, cell_ring;
-  // The sensed cells of the records between `mid` and `lag`: the cell stage writes them
-  // kAhead records before the turn reads them, and its next record is found before the
-  // turn of the one kAhead back, hence twice kAhead places.
+  const u32 first = jobs.first(j), end = first + jobs.count(j);
+  const auto at = jobs.places();
+  // The sensed cells of record p at sensed[p % size]: written kAhead places before its
+  // turn, and the next record's written before it in the same step.
   std::array<SensedCells, 2 * kAhead> sensed;
-  u32 sensed_found = 0;
-  auto rows = ecs::lookahead(row_ring, [&](u32& index) {
-    if (lead.done()) return false;
-    if (!far.done()) ecs::prefetch_for_read(&*far), ++far;
-    index = lead->header.handle.index;
-    ++lead;
-    ecs::prefetch_for_read(&w.list_at<Sensor>(index));
-    return true;
-  });
-  auto ready = ecs::lookahead(sensor_ring, [&](u32& index) {
-    if (!rows.next(index)) return false;
-    const auto& sl = w.list_at<Sensor>(index);
-    if (sl.added) ecs::prefetch_for_read(&sensors[sl.slot[0]]);
-    return true;
-  });
-  auto cells = ecs::lookahead(cell_ring, [&](u32& place) {
-    if (u32 index; !ready.next(index)) return false;
-    place = sensed_found++ % sensed.size();
-    prefetch_cells(g, *mid, sensors, sensed[place]);
-    ++mid;
-    return true;
-  });
-  for (u32 place; cells.next(place); ++lag) fn(*lag, sensed[place]);
+  auto in_job = [&](u32 t, u32 back) { return t >= first + back && t - back < end; };
+  for (u32 t = first; t < end + 4 * kAhead; ++t) {
+    if (t < end) ecs::prefetch_for_read(&at(t));
+    if (in_job(t, kAhead)) ecs::prefetch_for_read(&w.list_at<Sensor>(at(t - kAhead).header.handle.index));
+    if (in_job(t, 2 * kAhead)) {
+      const auto& sl = w.list_at<Sensor>(at(t - 2 * kAhead).header.handle.index);
+      if (sl.added) ecs::prefetch_for_read(&sensors[sl.slot[0]]);
+    }
+    if (in_job(t, 3 * kAhead)) {
+      const u32 p = t - 3 * kAhead;
+      prefetch_cells(g, at(p), sensors, sensed[p % sensed.size()]);
+    }
+    if (in_job(t, 4 * kAhead)) {
+      const u32 p = t - 4 * kAhead;
+      fn(at(p), sensed[p % sensed.size()]);
+    }
+  }
 }
 
 // The orders, job by job: first deaths, bites and deliveries, then fights, then changes
@@ -482,7 +476,7 @@ void simulate_ants(Game& g) {
   run_sim_jobs(n, [&](u32 j) {
     const size_t at = jobs.first(j);
     JobOut out{&p.orders[at], &p.changes[at], &p.walkers[at]};
-    for_each_prefetching(g, jobs.begin(j), [&](Record& r, const SensedCells& sensed) {
+    for_each_prefetching(g, jobs, j, [&](Record& r, const SensedCells& sensed) {
       if (takes_turn(r)) think_ant(g, r, stamp, out, sensed);
     });
     p.counts[j] = {out.n_orders, out.n_changes, out.n_walkers, 0};
