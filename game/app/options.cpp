@@ -70,6 +70,13 @@ CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
       "in [" + std::to_string(lo) + " - " + std::to_string(hi) + "]");
 }
 
+// A switch's value: on or off.
+const auto kOnOff = CLI::Validator(
+    [](std::string& text) -> std::string {
+      return text == "on" || text == "off" ? std::string() : "'" + printable(text) + "' is neither on nor off";
+    },
+    "on|off");
+
 // Two options naming one file (an output over an input, or two outputs) would have one
 // overwrite the other: refused by name.
 std::string same_file_problem(const Options& o) {
@@ -154,7 +161,7 @@ int parse_options(int argc, char** argv, Options& out) {
   app.add_option("--ticks", out.ticks, "Headless: ticks to run (with --replay: the recording's length)")
       ->transform(whole_number(0, 1'000'000'000))
       ->needs(headless);
-  std::string seed_text;
+  std::string seed_text, sim_thread_text = "on";
   auto* seed = app.add_option("--seed", seed_text, "Random seed (default: the scenario's)")
                    ->transform(whole_number(0, UINT64_MAX));
   app.add_option("--threads", out.threads, "Threads the simulation runs on (default: the machine's cores)")
@@ -187,7 +194,10 @@ int parse_options(int argc, char** argv, Options& out) {
       app.add_flag("--debug-ui", out.debug_ui, "Open the pool debugger at start"),
       app.add_option("--width", out.width, "Window width in pixels")->transform(whole_number(320, 16384)),
       app.add_option("--height", out.height, "Window height in pixels")->transform(whole_number(240, 16384)),
-      app.add_flag("--no-vsync", out.no_vsync, "Do not wait for vertical sync")};
+      app.add_flag("--no-vsync", out.no_vsync, "Do not wait for vertical sync"),
+      app.add_option("--sim-thread", sim_thread_text,
+                     "on: the simulation ticks on its own thread while the frame draws; off: one thread for both")
+          ->check(kOnOff)};
   for (CLI::Option* w : window_only) w->excludes(headless);
 
   app.add_option("--save", out.save, "Save the world to this file at exit")->check(kWritableFile);
@@ -226,6 +236,7 @@ int parse_options(int argc, char** argv, Options& out) {
   out.seed_given = app.count("--seed") > 0;
   out.history_mb_given = app.count("--history-mb") > 0;
   if (out.rewind_check) out.ticks = out.rewind_check;
+  out.sim_thread = sim_thread_text == "on";
   if (out.seed_given) std::from_chars(seed_text.data(), seed_text.data() + seed_text.size(), out.seed);
   if (!out.scenario_given) out.scenario = asset_dir() + "/scenarios/default.json";
   if (std::string problem = same_file_problem(out); !problem.empty()) {

@@ -35,6 +35,9 @@ struct Options {
   bool debug_ui = false;                // open the pool debugger at start
   std::uint32_t width = 0, height = 0;  // window size (0 = pick from the display)
   bool no_vsync = false;
+  // The window's ticks on a thread of their own, overlapping the drawing (--sim-thread on,
+  // the default); off, the main thread ticks and draws in turn.
+  bool sim_thread = true;
 
   // Save / replay
   std::string save;    // write the world here at exit

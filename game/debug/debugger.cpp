@@ -257,8 +257,8 @@ void debugger_init(Debugger& dbg, bool open) {
   for (auto& s : dbg.removes_history) size_series(s, kHistoryTicks);
   size_series(dbg.alive_history, kHistoryTicks);
   for (auto& s : dbg.system_history) size_series(s, kHistoryFrames);
-  for (Series* s :
-       {&dbg.build_history, &dbg.submit_history, &dbg.ui_history, &dbg.fps_history, &dbg.tps_history, &dbg.rss_history})
+  for (Series* s : {&dbg.build_history, &dbg.submit_history, &dbg.ui_history, &dbg.fps_history, &dbg.tps_history,
+                    &dbg.rss_history, &dbg.present_history, &dbg.sim_history, &dbg.wait_history, &dbg.ticks_history})
     size_series(*s, kHistoryFrames);
 }
 
@@ -1251,6 +1251,10 @@ void sample_frame(Debugger& dbg, const Game& g, const FrameTimes& ft) {
   dbg.build_history.push(ft.build_ms);
   dbg.submit_history.push(ft.submit_ms);
   dbg.ui_history.push(ft.ui_ms);
+  dbg.present_history.push(ft.present_ms);
+  dbg.sim_history.push(ft.sim_ms);
+  dbg.wait_history.push(ft.wait_ms);
+  dbg.ticks_history.push(double(ft.ticks));
   dbg.fps_history.push(ft.fps);
   dbg.tps_history.push(ft.tps);
   dbg.rss_history.push(ft.rss_mb);
@@ -1259,10 +1263,6 @@ void sample_frame(Debugger& dbg, const Game& g, const FrameTimes& ft) {
 void frame_panel(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink&) {
   ImGui::Text("FPS %.1f   TPS %.1f   tick %" PRIu64, ft.fps, ft.tps, g.tick);
   ImGui::Text("resident memory %.0f MB   peak %.0f MB", ft.rss_mb, ft.peak_rss_mb);
-  text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
-                       "simulation on %u thread%s; systems: CPU time of all of them, the slowest tick of each "
-                       "frame; render and ui: wall clock",
-                       sim_threads(), sim_threads() == 1 ? "" : "s");
   char overlay[96];
   auto row = [&](const char* name, const Series& s, const char* format = "%s %.3f ms (max %.3f)") {
     std::snprintf(overlay, sizeof overlay, format, name, s.last(), s.max());
@@ -1270,13 +1270,34 @@ void frame_panel(Debugger& dbg, Game& g, const FrameTimes& ft, DebugLink&) {
     plot_series("##t", s, overlay, 26);
     ImGui::PopID();
   };
-  for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i)
-    row(system_name(SystemTimes::Id(i)), dbg.system_history[size_t(i)]);
-  row("render build", dbg.build_history);
-  row("render submit", dbg.submit_history);
-  row("ui", dbg.ui_history);
+  // The two threads: what each does in a frame, and which is the longer (the main thread
+  // waits for the simulation at the frame's end, or the simulation waits for the next frame).
+  if (ft.sim_thread)
+    text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                         "simulation thread: %.2f ms a frame, %u tick%s; main thread: build %.2f, submit %.2f, ui "
+                         "%.2f, present %.2f ms, waited %.2f ms for the simulation (%s)",
+                         ft.sim_ms, ft.ticks, ft.ticks == 1 ? "" : "s", ft.build_ms, ft.submit_ms, ft.ui_ms,
+                         ft.present_ms, ft.wait_ms,
+                         ft.wait_ms > 0.05 ? "the simulation is the longer" : "drawing is the longer");
+  else
+    text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                         "one thread (--sim-thread off): %.2f ms of ticks (%u a frame), then build %.2f, submit "
+                         "%.2f, ui %.2f, present %.2f ms",
+                         ft.sim_ms, ft.ticks, ft.build_ms, ft.submit_ms, ft.ui_ms, ft.present_ms);
+  row(ft.sim_thread ? "sim thread busy" : "ticks", dbg.sim_history);
+  row("ticks per frame", dbg.ticks_history, "%s %.0f (max %.0f)");
+  row("main: render build", dbg.build_history);
+  row("main: render submit", dbg.submit_history);
+  row("main: ui", dbg.ui_history);
+  row("main: present", dbg.present_history);
+  row("main: waited for sim", dbg.wait_history);
   row("fps", dbg.fps_history, "%s %.1f (max %.1f)");
   row("tps", dbg.tps_history, "%s %.1f (max %.1f)");
+  text_wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                       "systems: simulation on %u thread%s; CPU time of all of them, the slowest tick of each frame",
+                       sim_threads(), sim_threads() == 1 ? "" : "s");
+  for (int i = 0; i < int(SystemTimes::Count) && i < kMaxSystems; ++i)
+    row(system_name(SystemTimes::Id(i)), dbg.system_history[size_t(i)]);
   // Memory as a level: a run whose memory climbs frame by frame draws a slope.
   std::snprintf(overlay, sizeof overlay, "resident memory %.0f MB (max %.0f)", dbg.rss_history.last(),
                 dbg.rss_history.max());

@@ -26,13 +26,23 @@ namespace colony {
 struct Game;
 
 // Frame-side timings the window measures and hands in each frame.
+// The window's two threads, over the frames before this one (ms, wall clock). The main
+// thread reads the world (build, the ImGui windows of ui) while no tick runs, then draws
+// (submit, the rest of ui, present) while the simulation thread ticks (sim_ms, `ticks`
+// ticks), and waits for it at the frame's end (wait_ms; 0 when drawing took longer).
+// Without the simulation thread the ticks run first, on the main thread, and wait_ms is 0.
 struct FrameTimes {
-  double build_ms = 0;   // building the render batch
-  double submit_ms = 0;  // submitting it (SDL_RenderGeometry + present)
-  double ui_ms = 0;      // ImGui (previous frame)
+  double build_ms = 0;   // building the sprite batch and refreshing the terrain textures
+  double submit_ms = 0;  // drawing them (SDL_RenderCopy, SDL_RenderGeometry)
+  double ui_ms = 0;      // ImGui: building the windows and drawing them
   double fps = 0;
   double tps = 0;                      // simulation ticks per second
   double rss_mb = 0, peak_rss_mb = 0;  // the process's resident memory now and at its most (MiB)
+  double present_ms = 0;               // SDL_RenderPresent and the display's wait
+  double sim_ms = 0;                   // the ticks and their hooks
+  double wait_ms = 0;                  // the main thread waiting for the ticks
+  unsigned ticks = 0;                  // ticks in the last frame
+  bool sim_thread = false;             // the ticks run on their own thread
 };
 
 // What the debugger and the window tell each other. Owned by the window, kept across frames.
@@ -188,6 +198,7 @@ struct Debugger {
   std::array<float, kMaxSystems> tick_system_max{};
   int ticks_since_draw = 0;
   Series build_history, submit_history, ui_history, fps_history, tps_history, rss_history;
+  Series present_history, sim_history, wait_history, ticks_history;
 
   // Stress tools.
   int spawn_count = 200, spawn_colony = 0, spawn_caste = 0;  // caste 0 worker, 1 soldier

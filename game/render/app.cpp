@@ -39,6 +39,9 @@ uint64_t now_ns() {
 }
 double ms_since(uint64_t t0) { return double(now_ns() - t0) / 1e6; }
 
+// The frame's ticks with their hooks (the simulation thread's job; [SECTION] Time control).
+void run_ticks(App& app);
+
 constexpr int kMaxSpeed = 64;
 constexpr double kTickBudgetMs = 28;  // simulation time allowed per frame before ticks are dropped
 // kMaxRegionCells (app.h): the region following the view never grows past this square.
@@ -219,12 +222,15 @@ bool app_init(App& app, const WindowConfig& config, std::string* err) {
     app.skip_world = k.find("world") != std::string::npos;
     app.skip_ui = k.find("ui") != std::string::npos;
   }
+  if (config.sim_thread)
+    app.sim_thread = std::make_unique<SimThread>([](void* a) { run_ticks(*static_cast<App*>(a)); }, &app);
   app.last_frame_ns = now_ns();
   app.stats.window_start_ns = app.stats.run_start_ns = app.last_frame_ns;
   return true;
 }
 
 void app_shutdown(App& app) {
+  app.sim_thread.reset();  // after its last run
   reset_terrain_layer(app.terrain);
   free_batch(app.batch);
   free_atlas(app.atlas);
@@ -654,34 +660,44 @@ void judge_tick_rate(App& app) {
 
 namespace {
 
-// Runs the ticks owed to the clock: speed x 60 ticks per second of (frame) time, single
-// steps while paused, and never more than the per-frame budget (the rest is dropped, so a
-// slow machine runs slower instead of spiralling).
-uint32_t run_ticks(App& app, double dt) {
+// The ticks owed to the clock this frame (app.tick_run's request): speed x 60 ticks per
+// second of (frame) time, or the single steps asked for while paused. Main thread.
+void plan_ticks(App& app, double dt) {
+  TickRun& run = app.tick_run;
+  run.want = 0, run.done = 0, run.busy_ms = 0;
+  run.fixed = app.config.fixed_step;  // deterministic runs: every owed tick runs
   // A past tick shown: time stands still there; a step goes one tick on through the history.
   if (rewound(app)) {
     app.tick_debt = 0;
     if (app.step_requests) app.rewind_request = {RewindRequest::ToTick, app.game->tick + app.step_requests};
     app.step_requests = 0;
-    return 0;
+    return;
   }
-  Game& g = *app.game;
-  History& history = app.history;
-  uint64_t want = 0;
   if (app.paused) {
-    want = app.step_requests;
+    run.want = app.step_requests;
     app.tick_debt = 0;
   } else {
     app.tick_debt += dt * kTicksPerSecond * app.speed;
-    want = uint64_t(app.tick_debt);
-    app.tick_debt -= double(want);
+    run.want = uint64_t(app.tick_debt);
+    app.tick_debt -= double(run.want);
   }
   app.step_requests = 0;
-  const bool fixed = app.config.fixed_step;  // deterministic runs: every owed tick runs
+}
+
+// Runs app.tick_run's ticks with their hooks, never past the per-frame budget (the rest is
+// dropped, so a slow machine runs slower instead of spiralling). On the simulation thread,
+// or on the main thread without one: it touches the world, the history, the debugger's
+// per-tick records, the population chart and the hooks' state, and nothing the main
+// thread reads while it draws.
+void run_ticks(App& app) {
+  TickRun& run = app.tick_run;
+  run.thread = std::this_thread::get_id();
+  Game& g = *app.game;
+  History& history = app.history;
   uint64_t t0 = now_ns();
   uint32_t done = 0;
-  for (; done < want; ++done) {
-    if (!fixed && done > 0 && ms_since(t0) > kTickBudgetMs) break;
+  for (; done < run.want; ++done) {
+    if (!run.fixed && done > 0 && ms_since(t0) > kTickBudgetMs) break;
     if (app.before_tick) app.before_tick(g);
     history_before_tick(history, g);
     const uint64_t asked = ants_asked(g), refused_before = g.command_spawns_refused;
@@ -689,17 +705,23 @@ uint32_t run_ticks(App& app, double dt) {
     // Ants asked for and refused for want of room say so (the HUD's counter alone mixed
     // them with the colonies' own refused births).
     if (asked && g.command_spawns_refused > refused_before)
-      show_notice(app, std::to_string(g.command_spawns_refused - refused_before) + " of " + std::to_string(asked) +
-                           " ants refused: no room in " + refusing_pools(g, true));
+      run.refused = std::to_string(g.command_spawns_refused - refused_before) + " of " + std::to_string(asked) +
+                    " ants refused: no room in " + refusing_pools(g, true);
     if (app.after_tick) app.after_tick(g);
     history_after_tick(history, g);
     debugger_after_tick(app.debugger, g);
     sample_population(app.population, g);
   }
-  app.stats.sim_ms = ms_since(t0);
-  take_blasts(app.effects, g);
+  run.done = done;
+  run.busy_ms = ms_since(t0);
+}
+
+// After the ticks, on the main thread: what they leave for the frames to show.
+void finish_ticks(App& app) {
+  TickRun& run = app.tick_run;
+  if (!run.refused.empty()) show_notice(app, std::move(run.refused)), run.refused.clear();
+  take_blasts(app.effects, *app.game);
   announce_fates(app);
-  return done;
 }
 
 }  // namespace
@@ -911,6 +933,89 @@ void draw_queued_commands(App& app) {
 
 }  // namespace
 
+namespace {
+
+// The world as this frame shows it, read while no tick runs: the sprite batch (ants,
+// effects, fights, queued commands, the tool's reach) and the terrain textures with the
+// copies that draw them.
+void read_world(App& app) {
+  Game& g = *app.game;
+  clear_batch(app.batch);
+  BatchInput in;
+  in.camera = &app.camera;
+  in.detail = detail_for_zoom(app.camera.zoom);
+  in.highlight = app.selected;
+  if (Handle h = debugger_highlight(app.debugger, g); !h.is_null()) in.highlight = h;
+  in.seconds = float(app.seconds);
+  in.atlas = &app.atlas;
+  in.hide_ants = app.hide_ants;
+  if (!app.skip_world) {
+    build_world_batch(app.batch, g, in);
+    draw_effects(app.effects, app.batch, app.camera);
+    draw_fights(g, app.batch, app.camera);
+    draw_queued_commands(app);
+    draw_tool_preview(app);
+  }
+  if (!app.skip_terrain) {
+    // The trails view draws the trails in place of the scent overlay.
+    refresh_terrain(app.terrain, app.renderer, g, app.camera, app.trails_view ? Overlay::Off : app.overlay);
+    if (app.trails_view) refresh_trails(app.terrain, app.renderer, g, app.camera);
+    refresh_fire_glow(app.terrain, app.renderer, g, app.camera);
+  }
+}
+
+// The interface's windows, built from the world (Dear ImGui copies what they show into its
+// draw lists).
+void build_interface(App& app) {
+  if (!app.skip_ui) draw_ui(app);
+  if (!app.skip_ui && app.show_hud) draw_timeline(app);
+  // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
+  // Set each frame because the font's line height is known only after NewFrame.
+  app.debugger.top_clear = toolbar_bottom();
+  // The kernel's peak trails its resident count by a page or two: the peak shown is at least the count.
+  app.stats.rss_mb = resident_mb();
+  app.stats.peak_rss_mb = std::max(peak_resident_mb(), app.stats.rss_mb);
+  const FrameStats& st = app.stats;
+  FrameTimes ft{st.build_ms, st.submit_ms, st.ui_ms, st.fps, st.tps, st.rss_mb, st.peak_rss_mb};
+  ft.present_ms = st.present_ms, ft.sim_ms = st.sim_ms, ft.wait_ms = st.wait_ms;
+  ft.ticks = st.ticks_per_frame;
+  ft.sim_thread = app.sim_thread != nullptr;
+  draw_debugger(app.debugger, *app.game, ft, app.link);
+}
+
+// The frame's timings into the smoothed figures, the sums and the rates.
+void count_frame(App& app, double build_ms, double submit_ms, double ui_ms, double work_ms, double present_ms,
+                 double wait_ms) {
+  FrameStats& s = app.stats;
+  const TickRun& run = app.tick_run;
+  const double k = 0.1;
+  s.build_ms += (build_ms - s.build_ms) * k;
+  s.submit_ms += (submit_ms - s.submit_ms) * k;
+  s.ui_ms += (ui_ms - s.ui_ms) * k;
+  s.present_ms += (present_ms - s.present_ms) * k;
+  s.sim_ms += (run.busy_ms - s.sim_ms) * k;
+  s.wait_ms += (wait_ms - s.wait_ms) * k;
+  s.frame_ms += (work_ms + present_ms + wait_ms - s.frame_ms) * k;
+  s.ticks_per_frame = run.done;
+  ++s.frames;
+  ++s.window_frames;
+  s.window_ticks += run.done;
+  s.sum_build_ms += build_ms, s.sum_submit_ms += submit_ms, s.sum_ui_ms += ui_ms;
+  s.sum_sim_ms += run.busy_ms, s.sum_wait_ms += wait_ms, s.sum_present_ms += present_ms;
+  double window_s = double(now_ns() - s.window_start_ns) / 1e9;
+  if (window_s >= 0.5) {
+    s.fps = double(s.window_frames) / window_s;
+    if (s.frames > 60 && (s.slowest_fps == 0 || s.fps < s.slowest_fps)) s.slowest_fps = s.fps;
+    s.tps = double(s.window_ticks) / window_s;
+    s.window_frames = s.window_ticks = 0;
+    s.window_start_ns = now_ns();
+  }
+  if (s.frames > 60 && work_ms + wait_ms > s.longest_frame_ms)
+    s.longest_frame_ms = work_ms + wait_ms, s.longest_frame_tick = app.game->tick;
+}
+
+}  // namespace
+
 bool app_frame(App& app) {
   uint64_t frame_start = now_ns();
   // Fixed-step runs (--frames, tests) advance exactly 1/60 s per frame.
@@ -943,85 +1048,43 @@ bool app_frame(App& app) {
       app.tools_off || !rewound(app)
           ? ""
           : "A past tick is shown: these act once play goes on from it (Space) or back at live (End).";
-  uint32_t ticks = run_ticks(app, dt);
+  plan_ticks(app, dt);
+  // The ticks overlap the drawing on the simulation thread. The last frame of a timed run
+  // ticks first, as without the thread, so that its picture (the screenshot) shows the
+  // world the run leaves (--save, the state hash).
+  const bool last = app.config.frames > 0 && app.stats.frames + 1 >= app.config.frames;
+  const bool overlap = app.sim_thread && !last && app.tick_run.want > 0;
+  if (!overlap) run_ticks(app), finish_ticks(app);
   advance_effects(app.effects, float(dt), app.camera);
 
-  // World.
-  Game& g = *app.game;
+  // Reading the world (no tick runs): the sprites, the terrain and the interface's windows.
+  uint64_t t_build = now_ns();
+  read_world(app);
+  double build_ms = ms_since(t_build);
+  uint64_t t_ui = now_ns();
+  build_interface(app);
+  double ui_ms = ms_since(t_ui);
+
+  // Drawing what was read, while the ticks run: from here to the join the main thread
+  // touches neither the world nor what the ticks write.
+  if (overlap) app.sim_thread->start();
+  uint64_t t_submit = now_ns();
   SDL_SetRenderDrawColor(app.renderer, 18, 16, 14, 255);
   SDL_RenderClear(app.renderer);
-  uint64_t t_build = now_ns();
-  clear_batch(app.batch);
-  BatchInput in;
-  in.camera = &app.camera;
-  in.detail = detail_for_zoom(app.camera.zoom);
-  in.highlight = app.selected;
-  if (Handle h = debugger_highlight(app.debugger, *app.game); !h.is_null()) in.highlight = h;
-  in.seconds = float(app.seconds);
-  in.atlas = &app.atlas;
-  in.hide_ants = app.hide_ants;
-  if (!app.skip_world) {
-    build_world_batch(app.batch, g, in);
-    draw_effects(app.effects, app.batch, app.camera);
-    draw_fights(g, app.batch, app.camera);
-    draw_queued_commands(app);
-    draw_tool_preview(app);
-  }
-  double build_ms = ms_since(t_build);
-  uint64_t t_submit = now_ns();
-  if (!app.skip_terrain) {
-    // The trails view draws the trails in place of the scent overlay.
-    draw_terrain(app.terrain, app.renderer, g, app.camera, app.trails_view ? Overlay::Off : app.overlay);
-    if (app.trails_view) draw_trails(app.terrain, app.renderer, g, app.camera);
-    draw_fire_glow(app.terrain, app.renderer, g, app.camera);
-  }
+  if (!app.skip_terrain) draw_terrain(app.terrain, app.renderer);
   submit_batch(app.batch, app.renderer, app.atlas);
   SDL_RenderFlush(app.renderer);
   double submit_ms = ms_since(t_submit);
-
-  // Interface.
-  uint64_t t_ui = now_ns();
-  if (!app.skip_ui) draw_ui(app);
-  if (!app.skip_ui && app.show_hud) draw_timeline(app);
-  // Kept whether or not the HUD shows now (F2): a panel's first placement is for the run.
-  // Set each frame because the font's line height is known only after NewFrame.
-  app.debugger.top_clear = toolbar_bottom();
-  // The kernel's peak trails its resident count by a page or two: the peak shown is at least the count.
-  app.stats.rss_mb = resident_mb();
-  app.stats.peak_rss_mb = std::max(peak_resident_mb(), app.stats.rss_mb);
-  const FrameStats& st = app.stats;
-  FrameTimes ft{st.build_ms, st.submit_ms, st.ui_ms, st.fps, st.tps, st.rss_mb, st.peak_rss_mb};
-  draw_debugger(app.debugger, g, ft, app.link);
+  t_ui = now_ns();
   ImGui::Render();
   imgui_sdl::render(ImGui::GetDrawData());
-  double ui_ms = ms_since(t_ui);
-
-  // Smoothed timings and rates.
-  FrameStats& s = app.stats;
-  const double k = 0.1;
-  s.build_ms += (build_ms - s.build_ms) * k;
-  s.submit_ms += (submit_ms - s.submit_ms) * k;
-  s.ui_ms += (ui_ms - s.ui_ms) * k;
-  ++s.frames;
-  ++s.window_frames;
-  s.window_ticks += ticks;
-  double window_s = double(now_ns() - s.window_start_ns) / 1e9;
-  s.sum_build_ms += build_ms, s.sum_submit_ms += submit_ms, s.sum_ui_ms += ui_ms, s.sum_sim_ms += s.sim_ms;
-  if (window_s >= 0.5) {
-    s.fps = double(s.window_frames) / window_s;
-    if (s.frames > 60 && (s.slowest_fps == 0 || s.fps < s.slowest_fps)) s.slowest_fps = s.fps;
-    s.tps = double(s.window_ticks) / window_s;
-    s.window_frames = s.window_ticks = 0;
-    s.window_start_ns = now_ns();
-  }
-  judge_tick_rate(app);
+  ui_ms += ms_since(t_ui);
 
   if (app.capture) {
     SDL_GetRendererOutputSize(app.renderer, &app.frame_w, &app.frame_h);
     app.frame_pixels.resize(size_t(app.frame_w) * size_t(app.frame_h));
     SDL_RenderReadPixels(app.renderer, nullptr, SDL_PIXELFORMAT_ABGR8888, app.frame_pixels.data(), app.frame_w * 4);
   }
-  bool last = app.config.frames > 0 && s.frames >= app.config.frames;
   double work_ms = ms_since(frame_start);  // the screenshot below is not part of the frame
   if (last && !app.config.screenshot.empty()) {
     std::string err;
@@ -1035,12 +1098,15 @@ bool app_frame(App& app) {
   uint64_t t_present = now_ns();
   SDL_RenderPresent(app.renderer);
   if (app.frame_wait) app.frame_wait();
+  app.presents.fetch_add(1, std::memory_order_release);
+  app.presents.notify_all();
   double present_ms = ms_since(t_present);
-  s.sum_present_ms += present_ms;
-  s.present_ms += (present_ms - s.present_ms) * k;
-  s.frame_ms += (work_ms + present_ms - s.frame_ms) * k;
-  if (s.frames > 60 && work_ms > s.longest_frame_ms)
-    s.longest_frame_ms = work_ms, s.longest_frame_tick = app.game->tick;
+
+  // The frame ends with its ticks: outside app_frame the world is the main thread's.
+  double wait_ms = 0;
+  if (overlap) wait_ms = app.sim_thread->join(), finish_ticks(app);
+  count_frame(app, build_ms, submit_ms, ui_ms, work_ms, present_ms, wait_ms);
+  judge_tick_rate(app);
   return !last;
 }
 

@@ -2,16 +2,23 @@
 // everything the player controls, and the four calls that run it. run_window() is a
 // thin loop over these; the tests drive them directly (injecting SDL events).
 //
-// Per frame (app_frame): poll events -> tools/camera/time keys -> fixed ticks ->
-// terrain chunks -> world batch -> effects -> ImGui (toolbar, HUD, help, debugger) ->
-// present (and the screenshot on the last frame).
+// Per frame (app_frame), a pipeline of two threads. The main thread, with the world to
+// itself: poll events -> tools/camera/time keys -> world batch, effects, terrain textures
+// -> ImGui windows (toolbar, HUD, timeline, debugger). Then the simulation thread runs the
+// frame's ticks while the main thread draws what it copied out (terrain copies, sprite
+// batch, ImGui's draw lists) and presents; the frame ends when both are done. What the
+// renderer reads is thus a second buffer of the world, built before the ticks that run
+// under it: the picture is one frame behind the world. Without the thread
+// (WindowConfig::sim_thread off) the ticks run on the main thread before the world is read.
 #pragma once
 #include <SDL.h>
 
 #include <cstdint>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "atlas.h"
@@ -20,6 +27,7 @@
 #include "game.h"
 #include "history.h"
 #include "hud.h"
+#include "sim_thread.h"
 #include "terrain_layer.h"
 #include "world_batch.h"
 
@@ -45,6 +53,9 @@ struct WindowConfig {
   // keeps none (no timeline).
   uint64_t history_bytes = 0;
   bool history_off = false;
+  // The ticks run on their own thread while the frame draws (--sim-thread on); off, on the
+  // main thread between the events and the drawing.
+  bool sim_thread = true;
 };
 
 // Keys 1 .. 9 and 0 pick them in this order.
@@ -63,9 +74,14 @@ enum class Tool : uint8_t {
 };
 const char* tool_name(Tool t);
 
-// Frame timings (ms) and rates, smoothed for display.
+// Frame timings (ms) and rates, smoothed for display. The main thread's build (world batch
+// and terrain textures) and ui (ImGui windows and their drawing); its submit (the drawing
+// of terrain and sprites) and present, which overlap the simulation's busy time (sim_ms);
+// wait_ms, how long the main thread then waited for the simulation (0: drawing took
+// longer); ticks_per_frame, the last frame's ticks.
 struct FrameStats {
-  double build_ms = 0, submit_ms = 0, ui_ms = 0, sim_ms = 0, present_ms = 0, frame_ms = 0;
+  double build_ms = 0, submit_ms = 0, ui_ms = 0, sim_ms = 0, present_ms = 0, frame_ms = 0, wait_ms = 0;
+  uint32_t ticks_per_frame = 0;
   double fps = 0, tps = 0;
   double rss_mb = 0, peak_rss_mb = 0;  // resident memory, sampled every frame (MiB)
   uint64_t frames = 0;
@@ -75,7 +91,7 @@ struct FrameStats {
   uint64_t run_start_ns = 0;
   double slowest_fps = 0;
   // Sums over the run, for averages: build, submit, present (ms).
-  double sum_build_ms = 0, sum_submit_ms = 0, sum_present_ms = 0, sum_ui_ms = 0, sum_sim_ms = 0;
+  double sum_build_ms = 0, sum_submit_ms = 0, sum_present_ms = 0, sum_ui_ms = 0, sum_sim_ms = 0, sum_wait_ms = 0;
   // The longest frame's work (ms, wall clock, present left out) after the first 60 frames
   // (they build every chunk texture), and the tick it ended at.
   double longest_frame_ms = 0;
@@ -90,6 +106,18 @@ constexpr float kFineBrush = 0.5f, kMaxBrush = 24;
 struct RewindRequest {
   enum Kind : uint8_t { None = 0, ToTick, Live, Fork } kind = None;
   uint64_t tick = 0;
+};
+
+// One frame's ticks: what the main thread asks (plan_ticks in app.cpp) and what the thread
+// that ran them reports. Touched by one thread at a time: the main thread writes the request
+// and reads the result while no run is under way.
+struct TickRun {
+  uint64_t want = 0;   // ticks owed to the clock and the steps
+  bool fixed = false;  // every owed tick runs (a fixed-step run), whatever the budget
+  uint32_t done = 0;
+  double busy_ms = 0;      // wall clock of the ticks and their hooks
+  std::string refused;     // ants asked for and refused for want of room (a notice), or ""
+  std::thread::id thread;  // the thread that ran them
 };
 
 struct App {
@@ -213,7 +241,15 @@ struct App {
   int frame_w = 0, frame_h = 0;
 
   // Save/replay hooks around every tick (recording, playback); quick load is off while set.
+  // They run on the simulation thread, while the main thread draws: they may write what
+  // the main thread reads only while building a frame (the HUD's lines, the pause).
   std::function<void(Game&)> before_tick, after_tick;
+
+  // The simulation thread (sim_thread.h), or null when the main thread ticks.
+  std::unique_ptr<SimThread> sim_thread;
+  TickRun tick_run;
+  // Frames presented, counted right after SDL_RenderPresent (a tick may wait on it: tests).
+  std::atomic<uint64_t> presents{0};
 
   DebugLink link;
   Debugger debugger;

@@ -113,6 +113,7 @@ void reset_terrain_layer(TerrainLayer& t) {
   t.fires.clear();
   t.trails.clear();
   t.trail_glow.clear();
+  t.copies.clear();
   t.textures_alive = 0;
 }
 
@@ -382,15 +383,12 @@ SDL_Color trail_color_at(const TerrainLayer& t, const Game& g, u32 cell) {
   return {level(glow[0]), level(glow[1]), level(glow[2]), 255};
 }
 
-void draw_trails(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam) {
+void refresh_trails(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam) {
   const ecs::ChunkGrid& grid = g.ecs->grid();
   if (t.trails.size() != grid.chunk_count()) t.trails.assign(grid.chunk_count(), {});
   if (t.trail_glow.size() != size_t(g.width) * g.height * 3) t.trail_glow.assign(size_t(g.width) * g.height * 3, 0.0f);
   // The ground dimmed: the trails are the picture, walls and water still show beneath.
-  const SDL_Rect map = cells_rect(cam, 0, 0, float(g.width), float(g.height));
-  SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
-  SDL_SetRenderDrawColor(renderer, 0, 0, 0, kTrailsDim);
-  SDL_RenderFillRect(renderer, &map);
+  t.copies.push_back({nullptr, {}, cells_rect(cam, 0, 0, float(g.width), float(g.height))});
   const int cs = int(grid.chunk_cells);
   const SDL_Rect src = bordered_src(cs);
   const ChunkRange v = chunks_in(grid, visible_rect(cam, 0));
@@ -399,12 +397,11 @@ void draw_trails(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const C
     // Each chunk is refreshed every fourth frame at most, as the scent overlay is.
     if (!tt.texture || (tt.tick != g.tick && (chunk + t.frame) % 4 == 0)) build_trails(t, renderer, g, chunk);
     tt.last_used = t.frame;
-    SDL_Rect dst = chunk_rect(cam, col, row, float(cs));
-    if (tt.texture) SDL_RenderCopy(renderer, tt.texture, &src, &dst);
+    if (tt.texture) t.copies.push_back({tt.texture, src, chunk_rect(cam, col, row, float(cs))});
   });
 }
 
-void draw_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam) {
+void refresh_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam) {
   const ecs::ChunkGrid& grid = g.ecs->grid();
   if (t.fires.size() != grid.chunk_count() || g.chunk_burning.size() != grid.chunk_count()) return;
   const SDL_Rect src = bordered_src(int(grid.chunk_cells));
@@ -425,12 +422,11 @@ void draw_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, cons
     }
     if (!ft.texture || ft.tick != g.tick) build_fire(t, renderer, g, chunk);
     ft.last_used = t.frame;
-    SDL_Rect dst = chunk_rect(cam, col, row, float(grid.chunk_cells));
-    if (ft.texture) SDL_RenderCopy(renderer, ft.texture, &src, &dst);
+    if (ft.texture) t.copies.push_back({ft.texture, src, chunk_rect(cam, col, row, float(grid.chunk_cells))});
   });
 }
 
-void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay) {
+void refresh_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay) {
   const ecs::ChunkGrid& grid = g.ecs->grid();
   const u32 chunk_count = grid.chunk_count();
   if (t.overlays.size() != chunk_count || t.chunk_cells != grid.chunk_cells) {
@@ -442,6 +438,7 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
   }
   ++t.frame;
   t.rebuilt_this_frame = 0;
+  t.copies.clear();
   const int level = density_level(cam.zoom);
   const ChunkRange v = chunks_in(grid, visible_rect(cam, 0));
   const int cs = int(grid.chunk_cells);
@@ -480,8 +477,7 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
       SDL_SetTextureScaleMode(ct.texture, ground_scale_mode(cam.zoom, ct.texels_per_cell));
       const int d = ct.texels_per_cell;
       SDL_Rect inner{d, d, w * d, h * d};
-      SDL_Rect dst = cells_rect(cam, float(x0), float(y0), float(x0 + w), float(y0 + h));
-      SDL_RenderCopy(renderer, ct.texture, &inner, &dst);
+      t.copies.push_back({ct.texture, inner, cells_rect(cam, float(x0), float(y0), float(x0 + w), float(y0 + h))});
     }
 
   // The scent overlay, a chunk at a time.
@@ -493,8 +489,7 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
       bool stale = !ot.texture || ot.mode != overlay || (ot.tick != g.tick && (chunk + t.frame) % 4 == 0);
       if (stale) build_overlay(t, renderer, g, chunk, overlay);
       ot.last_used = t.frame;
-      SDL_Rect dst = chunk_rect(cam, col, row, float(cs));
-      if (ot.texture) SDL_RenderCopy(renderer, ot.texture, &src, &dst);
+      if (ot.texture) t.copies.push_back({ot.texture, src, chunk_rect(cam, col, row, float(cs))});
     });
   }
   // Textures out of sight for a while are given back.
@@ -517,6 +512,18 @@ void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const 
           SDL_DestroyTexture(o->texture);
           *o = {};
         }
+  }
+}
+
+void draw_terrain(const TerrainLayer& t, SDL_Renderer* renderer) {
+  for (const TerrainCopy& c : t.copies) {
+    if (c.texture) {
+      SDL_RenderCopy(renderer, c.texture, &c.src, &c.dst);
+      continue;
+    }
+    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawColor(renderer, 0, 0, 0, kTrailsDim);
+    SDL_RenderFillRect(renderer, &c.dst);
   }
 }
 

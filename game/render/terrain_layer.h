@@ -2,6 +2,10 @@
 // (terrain patterns from the atlas, scorch marks), rebuilt only when the chunk changes,
 // and one small texture per visible chunk for the pheromone overlay; the trails view's
 // glowing trails, one additive texture per visible chunk over the darkened ground.
+//
+// A frame reads the world in the refresh_ calls (textures brought up to date, the frame's
+// copies recorded) and draws in draw_terrain, which reads only the textures and the
+// recorded copies: the window's simulation thread ticks the world in between (app.h).
 #pragma once
 #include <SDL.h>
 
@@ -31,6 +35,13 @@ struct OverlayTexture {
   uint64_t last_used = 0;
 };
 
+// One copy to the screen recorded by a refresh_ call: `src` of `texture` to `dst`, or
+// with no texture the trails view's dimming, black at kTrailsDim over `dst`.
+struct TerrainCopy {
+  SDL_Texture* texture = nullptr;
+  SDL_Rect src{}, dst{};
+};
+
 struct TerrainLayer {
   // Ground textures, one per ground tile: a chunk, or zoomed out on a map of small chunks
   // a square of tile_chunks x tile_chunks chunks (see ground_tile_chunks), row by row.
@@ -45,7 +56,8 @@ struct TerrainLayer {
   std::vector<float> trail_glow;
   // Terrain patterns pre-filtered per density: [kind][variant][density level] -> pixels.
   std::vector<uint32_t> patterns[kTerrainKinds][kTerrainVariants][4];
-  std::vector<uint32_t> scratch;  // chunk pixels being built
+  std::vector<uint32_t> scratch;    // chunk pixels being built
+  std::vector<TerrainCopy> copies;  // this frame's, in drawing order (kept: no allocation per frame)
   uint64_t frame = 0;
   uint32_t rebuilt_this_frame = 0, textures_alive = 0;
   uint32_t chunk_cells = 0;
@@ -59,16 +71,21 @@ void reset_terrain_layer(TerrainLayer& t);
 // at least that many cells.
 inline constexpr uint32_t kGroundTileCells = 64;
 uint32_t ground_tile_chunks(uint32_t chunk_cells, int level);
-// Updates what is visible and draws ground then overlay for the visible chunks.
-void draw_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay);
+// Starts the frame's copies: brings the visible chunks' ground and overlay textures up to
+// date with the world and records their copies (the ground, then the overlay).
+void refresh_terrain(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam, Overlay overlay);
 // The trails view: the ground dimmed by kTrailsDim, then every colony's trails (to-food
 // and to-home scent together) glowing in its colour, with their afterglow.
 inline constexpr float kTrailFadePerTick = 0.996f;  // half the glow in ~3 s
 inline constexpr uint8_t kTrailsDim = 200;          // alpha of the black laid over the ground
-void draw_trails(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam);
+// Appends the dimming and the trails to the frame's copies.
+void refresh_trails(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam);
 // The glow one cell shows in the trails view now, 0..255 per channel (tests read it).
 SDL_Color trail_color_at(const TerrainLayer& t, const Game& g, u32 cell);
-// The glow of burning cells, one additive texture per burning visible chunk (drawn over the world).
-void draw_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam);
+// Appends the glow of burning cells, one texture per burning visible chunk.
+void refresh_fire_glow(TerrainLayer& t, SDL_Renderer* renderer, const Game& g, const Camera& cam);
+// Draws the copies the refresh_ calls recorded this frame, in their order. Reads neither the
+// world nor the camera.
+void draw_terrain(const TerrainLayer& t, SDL_Renderer* renderer);
 
 }  // namespace colony::render

@@ -67,6 +67,7 @@ int run_window(const Options& options) {
   config.vsync = !options.no_vsync && options.frames == 0;
   if (!options.screenshot.empty() && options.frames == 0) config.frames = 1;
   config.fixed_step = config.frames > 0;
+  config.sim_thread = options.sim_thread;
   config.history_off = options.history_mb_given && options.history_mb == 0;
   config.history_bytes = options.history_mb_given ? options.history_mb << 20 : 0;
 
@@ -138,10 +139,12 @@ int run_window(const Options& options) {
     std::fprintf(
         stderr,
         "colony: %llu frames, %s renderer, %dx%d, %llu ants at the end: average fps %.1f (slowest half second "
-        "%s); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f; max resident memory %.0f MB\n",
+        "%s); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f (%s), waited for sim %.2f; "
+        "max resident memory %.0f MB\n",
         (unsigned long long)s.frames, info.name ? info.name : "?", int(app.camera.view_w), int(app.camera.view_h),
         (unsigned long long)ants_alive(*app.game), render::average_fps(app), slowest, s.sum_build_ms / n,
-        s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n, peak_resident_mb());
+        s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n,
+        app.sim_thread ? "own thread" : "main thread", s.sum_wait_ms / n, peak_resident_mb());
     // The longest frame, and what the rewind history's keyframes cost (the frames that take
     // one are among those measured).
     const History& h = app.history;

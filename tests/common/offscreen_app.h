@@ -2,6 +2,7 @@
 // tests that run it frame by frame as a player would: fixed 1/60 s steps, no vsync.
 #pragma once
 #include <cstdlib>
+#include <functional>
 #include <string>
 
 #include "app.h"
@@ -13,7 +14,10 @@ struct OffscreenApp {
   bool ok = false;
   std::string err;
 
-  explicit OffscreenApp(const std::string& scenario, int w = 800, int h = 600) {
+  // `edit` changes the window's configuration before it opens (the simulation thread, a
+  // timed run's frames).
+  explicit OffscreenApp(const std::string& scenario, int w = 800, int h = 600,
+                        const std::function<void(colony::render::WindowConfig&)>& edit = nullptr) {
     setenv("SDL_VIDEODRIVER", "offscreen", 0);
     colony::render::WindowConfig c;
     c.scenario = scenario;
@@ -21,6 +25,7 @@ struct OffscreenApp {
     c.vsync = false;
     c.fixed_step = true;
     c.width = w, c.height = h;
+    if (edit) edit(c);
     ok = colony::render::app_init(app, c, &err);
   }
   ~OffscreenApp() {

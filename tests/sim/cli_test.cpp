@@ -246,6 +246,8 @@ TEST(Cli, BadFlagsExitTwoWithOneLine) {
       {"--no-such-flag", "no-such-flag"},
       {"--threads 0", "--threads"},
       {"--headless --ticks 10 --threads 65" + s, "--threads"},
+      {"--sim-thread maybe", "--sim-thread"},
+      {"--headless --ticks 10 --sim-thread off" + s, "--sim-thread"},
   };
   for (const auto& [args, mention] : cases) {
     ProcessResult r = run(args);
