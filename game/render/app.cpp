@@ -1002,6 +1002,7 @@ void count_frame(App& app, double build_ms, double submit_ms, double ui_ms, doub
   s.window_ticks += run.done;
   s.sum_build_ms += build_ms, s.sum_submit_ms += submit_ms, s.sum_ui_ms += ui_ms;
   s.sum_sim_ms += run.busy_ms, s.sum_wait_ms += wait_ms, s.sum_present_ms += present_ms;
+  s.sum_frame_ms += work_ms + present_ms + wait_ms;
   double window_s = double(now_ns() - s.window_start_ns) / 1e9;
   if (window_s >= 0.5) {
     s.fps = double(s.window_frames) / window_s;

@@ -90,8 +90,9 @@ struct FrameStats {
   // Whole run (for the --frames summary): average and the slowest second.
   uint64_t run_start_ns = 0;
   double slowest_fps = 0;
-  // Sums over the run, for averages: build, submit, present (ms).
+  // Sums over the run, for averages (ms); a frame's whole is its work, present and wait.
   double sum_build_ms = 0, sum_submit_ms = 0, sum_present_ms = 0, sum_ui_ms = 0, sum_sim_ms = 0, sum_wait_ms = 0;
+  double sum_frame_ms = 0;
   // The longest frame's work (ms, wall clock, present left out) after the first 60 frames
   // (they build every chunk texture), and the tick it ended at.
   double longest_frame_ms = 0;

@@ -136,15 +136,16 @@ int run_window(const Options& options) {
     // The slowest half second is measured after the first 60 frames; a shorter run has none.
     char slowest[48] = "none in so short a run";
     if (s.slowest_fps > 0) std::snprintf(slowest, sizeof slowest, "%.1f", s.slowest_fps);
-    std::fprintf(
-        stderr,
-        "colony: %llu frames, %s renderer, %dx%d, %llu ants at the end: average fps %.1f (slowest half second "
-        "%s); ms per frame: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f (%s), waited for sim %.2f; "
-        "max resident memory %.0f MB\n",
-        (unsigned long long)s.frames, info.name ? info.name : "?", int(app.camera.view_w), int(app.camera.view_h),
-        (unsigned long long)ants_alive(*app.game), render::average_fps(app), slowest, s.sum_build_ms / n,
-        s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n, s.sum_sim_ms / n,
-        app.sim_thread ? "own thread" : "main thread", s.sum_wait_ms / n, peak_resident_mb());
+    // The frame's whole, then its parts: the main thread's, and the ticks, which overlap the
+    // drawing on their own thread and come first on the main one.
+    std::fprintf(stderr,
+                 "colony: %llu frames, %s renderer, %dx%d, %llu ants at the end: average fps %.1f (slowest half second "
+                 "%s); ms per frame %.2f: build %.2f, submit %.2f, present %.2f, ui %.2f, sim %.2f on the %s thread, "
+                 "waited for sim %.2f; max resident memory %.0f MB\n",
+                 (unsigned long long)s.frames, info.name ? info.name : "?", int(app.camera.view_w),
+                 int(app.camera.view_h), (unsigned long long)ants_alive(*app.game), render::average_fps(app), slowest,
+                 s.sum_frame_ms / n, s.sum_build_ms / n, s.sum_submit_ms / n, s.sum_present_ms / n, s.sum_ui_ms / n,
+                 s.sum_sim_ms / n, app.sim_thread ? "simulation's" : "main", s.sum_wait_ms / n, peak_resident_mb());
     // The longest frame, and what the rewind history's keyframes cost (the frames that take
     // one are among those measured).
     const History& h = app.history;
