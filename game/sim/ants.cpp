@@ -384,10 +384,10 @@ void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors, Sense
 // index alone). 2 x kAhead ahead: its first sensor (sensor entries lie anywhere in their
 // pool until it is put in space order). kAhead ahead: the grid cells its turn reads
 // (prefetch_cells). Each step finds its record from its place in the store
-// (RecordJobs::places); a cursor per distance, each following the block chain, cost about a
-// hundred instructions an ant. Reading the row kAhead ahead in one step made the walk
-// wait on it there instead: on the million map, whose rows are never in cache, half of
-// simulate_ants' samples sat on that read.
+// (RecordJobs::places), a few instructions, where a cursor per distance would follow the
+// block chain at every step. The row is prefetched one step before it is read, never
+// read in the step that prefetches it: on the million map, whose rows are never in
+// cache, a read straight after its prefetch is where the walk waits.
 // The row and the sensor are prefetched on the ticks an ant lays scent too, when its
 // turn reads neither: leaving them out there (a branch on the tick's parity, which the
 // walk's order makes random) measured no faster.

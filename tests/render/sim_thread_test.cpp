@@ -101,7 +101,7 @@ struct HeldTicks {
       threads.push_back(std::this_thread::get_id());
       const u64 frame = ++calls;  // one tick a frame at 1x: tick k is frame k's
       const auto until = std::chrono::steady_clock::now() + guard;
-      // After one guard's end the ticks no longer wait: a failing run ends soon.
+      // Once one guard has ended, no tick waits: a failing run ends soon.
       while (guard_ends == 0 && a.app.presents.load() < frame) {
         if (std::chrono::steady_clock::now() > until) {
           ++guard_ends;
