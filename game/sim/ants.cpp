@@ -37,17 +37,60 @@ constexpr u32 kDormantLeg = 64;  // ticks of a dormant forager's walk in one dir
 // Age and hunger; true when the ant died.
 constexpr float kStarveChance = 0.0008f;
 
+// What the ants' walks read of the game in a tick, copied out of it once: a walk keeps
+// these in registers or on its stack. Read through the Game, each would be loaded again
+// after every store to a record, since a byte stored to a record may alias any of them.
+struct TickView {
+  u64 key = 0;    // the tick's random key (tick_key)
+  u64 stamp = 0;  // the tick's occupancy stamp
+  u32 width = 0, height = 0;
+  int last_x = 0, last_y = 0;  // the last column and row
+  float map_w = 0, map_h = 0;  // the map's size, for positions
+  ecs::ChunkGrid grid;
+  const Terrain* terrain = nullptr;
+  const u8* flags = nullptr;  // cell_flags
+  u64* occupancy = nullptr;
+  std::array<float*, 2 * kMaxColonies> fields{};
+  std::array<glm::vec2, kMaxColonies> nests{};
+  u32 starving = 0;  // bit c: colony c is starving
+  float deposit = 0;
+  Sensor* sensors = nullptr;
+};
+TickView view_of_tick(Game& g) {
+  TickView v;
+  v.key = tick_key(g.seed, g.tick);
+  v.stamp = occupancy_stamp(g.tick);
+  v.width = g.width, v.height = g.height;
+  v.last_x = int(g.width) - 1, v.last_y = int(g.height) - 1;
+  v.map_w = float(g.width), v.map_h = float(g.height);
+  v.grid = g.ecs->grid();
+  v.terrain = g.terrain.data();
+  v.flags = g.cell_flags.data();
+  v.occupancy = g.occupancy.data();
+  for (size_t f = 0; f < g.fields.size() && f < v.fields.size(); ++f) v.fields[f] = g.fields[f].data();
+  for (size_t c = 0; c < g.colonies.size() && c < kMaxColonies; ++c) {
+    v.nests[c] = nest_of(g.colonies[c]);
+    if (g.colonies[c].starving) v.starving |= 1u << c;
+  }
+  v.deposit = g.scenario.rules.deposit;
+  v.sensors = g.ecs->pool<Sensor>().items.get();
+  return v;
+}
+// The cell under a position, clamped onto the map (cell_of).
+u32 cell_at(const TickView& v, glm::vec2 p) {
+  const int cx = std::clamp(int(p.x), 0, v.last_x), cy = std::clamp(int(p.y), 0, v.last_y);
+  return u32(cy) * v.width + u32(cx);
+}
+
 // Age and hunger over dt ticks: the cause when the ant dies of them, else Count.
 // Inlined into both walks: left to GCC it was called as a function once the walks went
 // through the engine's views, 4 % more instructions a tick (callgrind, tick/full/10000).
-[[gnu::always_inline]] inline DeathCause age_ant(const Game& g, Record& r, u32 dt) {
-  Body& b = r.payload;
+[[gnu::always_inline]] inline DeathCause age_ant(const TickView& v, Body& b, u32 id, u32 dt) {
   b.age += dt;
   if (b.age >= b.lifespan) return DeathCause::Age;
   // A starving colony's ant dies with a chance of kStarveChance a tick: over dt ticks at
   // once, 1 - (1 - chance)^dt (dt x chance overshot it, 0.82 against 0.56 at dt 1,024).
-  if (g.colonies[b.colony].starving &&
-      hash_float(g.seed, g.tick, r.header.handle.index, kStarve) < 1.0f - std::pow(1.0f - kStarveChance, float(dt)))
+  if ((v.starving >> b.colony & 1) && draw_float(v.key, id, kStarve) < 1.0f - std::pow(1.0f - kStarveChance, float(dt)))
     return DeathCause::Starvation;
   return DeathCause::Count;
 }
@@ -64,22 +107,23 @@ void steer_toward(Body& b, glm::vec2 dir, glm::vec2 target, float step) {
 // A step into a diagonal neighbour also needs one of the two cells beside both open: two
 // rock or water cells that touch at a corner are a wall (fire, which spreads to the four
 // neighbours, stops there, and so do ants).
-bool corner_blocked(const Game& g, float x, float y, float nx, float ny) {
+bool corner_blocked(const TickView& v, float x, float y, float nx, float ny) {
   const u32 cx = u32(x), cy = u32(y), nxc = u32(nx), nyc = u32(ny);
   if (cx == nxc || cy == nyc) return false;
-  return !passable(g.terrain[cy * g.width + nxc]) && !passable(g.terrain[nyc * g.width + cx]);
+  return !passable(v.terrain[cy * v.width + nxc]) && !passable(v.terrain[nyc * v.width + cx]);
 }
 
-u32 step_forward(Game& g, Body& b, glm::vec2 dir, float dist, u32 turn_salt_id) {
+u32 step_forward(const TickView& v, Body& b, glm::vec2 dir, float dist, u32 turn_salt_id) {
   const glm::vec2 next = position(b) + dir * dist;
-  if (!in_map(g, next.x, next.y) || !passable(g.terrain[u32(next.y) * g.width + u32(next.x)]) ||
-      corner_blocked(g, b.x, b.y, next.x, next.y)) {
-    b.heading = wrap_angle(b.heading + kPi * (0.5f + hash_float(g.seed, g.tick, turn_salt_id, kTurn)));
+  const bool on_map = next.x >= 0 && next.y >= 0 && next.x < v.map_w && next.y < v.map_h;
+  if (!on_map || !passable(v.terrain[u32(next.y) * v.width + u32(next.x)]) ||
+      corner_blocked(v, b.x, b.y, next.x, next.y)) {
+    b.heading = wrap_angle(b.heading + kPi * (0.5f + draw_float(v.key, turn_salt_id, kTurn)));
     return ecs::kNone;
   }
   b.x = next.x;
   b.y = next.y;
-  return u32(next.y) * g.width + u32(next.x);
+  return u32(next.y) * v.width + u32(next.x);
 }
 
 // How far from its nest a worker defends its ground, and a soldier (cells).
@@ -131,7 +175,7 @@ void fight(Game& g, Record& a, Record& e) {
 }
 
 // Ants sense on alternate ticks and lay scent on the others (half the random reads).
-bool senses_this_tick(const Game& g, u32 index) { return ((index + u32(g.tick)) & 1) == 0; }
+bool senses_this_tick(u32 tick, u32 index) { return ((index + tick) & 1) == 0; }
 // Whether a record takes the full model's turn: a living ant's (a queen's turn is her age
 // alone).
 bool takes_turn(const Record& r) { return is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying); }
@@ -141,8 +185,8 @@ bool takes_turn(const Record& r) { return is_ant(r.payload.kind) && !(r.header.f
 u32 followed_field(const Body& b) { return b.colony * 2 + u32(b.carrying ? Field::ToHome : Field::ToFood); }
 u32 laid_field(const Body& b) { return b.colony * 2 + u32(b.carrying ? Field::ToFood : Field::ToHome); }
 // The cell a sensor samples: `reach` cells ahead at its angle from the heading.
-u32 sensor_cell(const Game& g, const Body& b, const Sensor& sn) {
-  return cell_of(g, position(b) + direction(b.heading + sn.angle) * sn.reach);
+u32 sensor_cell(const TickView& v, const Body& b, const Sensor& sn) {
+  return cell_at(v, position(b) + direction(b.heading + sn.angle) * sn.reach);
 }
 
 // The cells an ant's sensors sample this tick, in the order of its sensor list: found
@@ -155,42 +199,40 @@ struct SensedCells {
 // prefetch_cells found), the best one wins; then steer by it with some randomness, back
 // from danger felt just ahead, home when carrying, and (soldiers) back toward the nest
 // when strayed.
-void sense_and_steer(Game& g, Record& r, bool returning, bool sense_tick, const SensedCells& sensed) {
-  Body& b = r.payload;
-  ColonyEcs& w = *g.ecs;
-  const u32 id = r.header.handle.index;
-  const Colony& home = g.colonies[b.colony];
-  const float* trail = g.fields[followed_field(b)].data();
-  const auto& sl = w.list<Sensor>(r);
-  Sensor* sensors = w.pool<Sensor>().items.get();
+void sense_and_steer(const TickView& v, ColonyEcs& w, Body& b, u32 id, bool returning, bool sense_tick,
+                     const SensedCells& sensed) {
+  const glm::vec2 nest = v.nests[b.colony];
+  const float* trail = v.fields[followed_field(b)];
+  const auto& sl = w.list_at<Sensor>(id);
+  Sensor* sensors = v.sensors;
   float best = 0, best_angle = 0;
   for (u32 k = 0; sense_tick && k < sl.added; ++k) {
     Sensor& sn = sensors[sl.slot[k]];
     sn.reading = trail[sensed.cell[k]];
     if (sn.reading > best) best = sn.reading, best_angle = sn.angle;
   }
-  float wander = hash_float(g.seed, g.tick, id, kWander) - 0.5f;
+  float wander = draw_float(v.key, id, kWander) - 0.5f;
   b.heading += best > 0.01f ? best_angle * 0.6f + wander * 0.2f : wander * 0.45f;
   const glm::vec2 dir = direction(b.heading);
   // Danger (explosions, fire) is felt just ahead: the ant turns back.
-  if (g.cell_flags[cell_of(g, position(b) + dir * 2.0f)] & kCellDanger) {
+  if (v.flags[cell_at(v, position(b) + dir * 2.0f)] & kCellDanger) {
     b.heading += kPi * (0.75f + 0.5f * wander);
     b.state = AntState::Fleeing;
   }
   if (returning) {
-    steer_toward(b, dir, nest_of(home), 0.08f);
+    steer_toward(b, dir, nest, 0.08f);
   } else if (b.kind == Kind::Soldier) {
     // Soldiers patrol a ring around the nest: pulled home when they stray too far.
-    if (length_squared(position(b) - nest_of(home)) > 40.0f * 40.0f) steer_toward(b, dir, nest_of(home), 0.1f);
+    if (length_squared(position(b) - nest) > 40.0f * 40.0f) steer_toward(b, dir, nest, 0.1f);
   }
   b.heading = wrap_angle(b.heading);
 }
 
 // One step along the heading, slower with every lost leg; returns the cell it ends in
 // (the one it stood on when water, rock or the map's edge blocked it).
-u32 walk(Game& g, Body& b, u32 id) {
+u32 walk(const TickView& v, Body& b, u32 id) {
   float dist = b.speed * float(b.legs) / 6.0f;
-  u32 cell = step_forward(g, b, direction(b.heading), dist, id);
+  u32 cell = step_forward(v, b, direction(b.heading), dist, id);
   if (cell == ecs::kNone) cell = b.cell;
   b.cell = cell;
   return cell;
@@ -280,8 +322,9 @@ namespace {
 
 // Claims a cell for this tick for the ant with the lowest index standing in it: the same
 // holder whatever order the ants arrive in.
-void claim_cell(Game& g, u32 cell, u64 stamp, u8 colony, u32 index) {
-  std::atomic_ref<u64> occ(g.occupancy[cell]);
+void claim_cell(const TickView& v, u32 cell, u8 colony, u32 index) {
+  const u64 stamp = v.stamp;
+  std::atomic_ref<u64> occ(v.occupancy[cell]);
   const u64 mine = stamp | u64(colony) << kOccupantBits | index;
   u64 held = occ.load(std::memory_order_relaxed);
   while (((held & 0xFFFFFFFF00000000ull) != stamp || (held & kOccupantMask) > index) &&
@@ -309,18 +352,18 @@ struct JobOut {
   u32 n_orders = 0, n_changes = 0, n_walkers = 0;
 };
 
-void think_ant(Game& g, Record& r, u64 stamp, JobOut& out, const SensedCells& sensed) {
-  Body& b = r.payload;
-  const u32 id = r.header.handle.index;
+// The turn of ant `id`, whose record places it in chunk `chunk_was`.
+void turn_ant(const TickView& v, ColonyEcs& w, u32 tick, u32 id, u32 chunk_was, Body& b, JobOut& out,
+              const SensedCells& sensed) {
   // Every tick since the ant was last advanced: one when it stays simulated, up to the
   // dormant period when its chunk has just joined the region (it ages and eats for them).
-  const u32 dt = std::max(1u, u32(g.tick) - b.last_tick);
-  b.last_tick = u32(g.tick);
+  const u32 dt = std::max(1u, tick - b.last_tick);
+  b.last_tick = tick;
   if (b.kind == Kind::Queen) {
     b.age += dt;
     return;
   }
-  if (DeathCause died = age_ant(g, r, dt); died != DeathCause::Count) {
+  if (DeathCause died = age_ant(v, b, id, dt); died != DeathCause::Count) {
     out.orders[out.n_orders++] = {id, OrderKind::Die, died};
     return;
   }
@@ -328,29 +371,33 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out, const SensedCells& se
   if (b.state == AntState::Fighting || b.state == AntState::Fleeing)
     b.state = b.carrying ? AntState::Returning : AntState::Searching;
   const bool returning = b.carrying != 0;
-  const bool sense_tick = senses_this_tick(g, id);
-  sense_and_steer(g, r, returning, sense_tick, sensed);
-  const Game::Stand from{b.x, b.y, b.cell, r.header.chunk};
-  const u32 cell = walk(g, b, id);
+  const bool sense_tick = senses_this_tick(tick, id);
+  sense_and_steer(v, w, b, id, returning, sense_tick, sensed);
+  const Game::Stand from{b.x, b.y, b.cell, chunk_was};
+  const u32 cell = walk(v, b, id);
   // Every step stays on the map (step_forward), so the chunk is the one of its cell.
-  const u32 chunk = g.ecs->grid().chunk_of_cell(u32(b.x), u32(b.y));
+  const u32 chunk = v.grid.chunk_of_cell(u32(b.x), u32(b.y));
   // Scent: to-home while searching, to-food while carrying; it fades with distance walked.
-  Walker& w = out.walkers[out.n_walkers++];
-  w = {id, cell, chunk, b.scent * g.scenario.rules.deposit, b.colony, kNoScent};
+  Walker& walker = out.walkers[out.n_walkers++];
+  walker = {id, cell, chunk, b.scent * v.deposit, b.colony, kNoScent};
   // Only a positive scent can raise a cell (raise_trail compares bits, which order as the
   // values do for positive floats alone).
-  if (!sense_tick && w.lay > 0) w.field = u8(laid_field(b));
+  if (!sense_tick && walker.lay > 0) walker.field = u8(laid_field(b));
   b.scent *= kScentFade;
   // Food and home: a searching worker on food takes a bite, a carrier at the nest
   // delivers, and an ant at the nest starts its to-home trail afresh.
-  if (!returning && b.kind == Kind::Worker && (g.cell_flags[cell] & kCellFood))
+  if (!returning && b.kind == Kind::Worker && (v.flags[cell] & kCellFood))
     out.orders[out.n_orders++] = {id, OrderKind::TakeFood, DeathCause::Count};
-  if (length_squared(position(b) - nest_of(g.colonies[b.colony])) < kNestRadius * kNestRadius) {
+  if (length_squared(position(b) - v.nests[b.colony]) < kNestRadius * kNestRadius) {
     if (returning) out.orders[out.n_orders++] = {id, OrderKind::Deliver, DeathCause::Count};
     else b.scent = 1;
   }
-  claim_cell(g, cell, stamp, b.colony, id);
-  if (chunk != r.header.chunk) out.changes[out.n_changes++] = {id, chunk, from};
+  claim_cell(v, cell, b.colony, id);
+  if (chunk != chunk_was) out.changes[out.n_changes++] = {id, chunk, from};
+}
+
+void think_ant(const TickView& v, ColonyEcs& w, u32 tick, Record& r, JobOut& out, const SensedCells& sensed) {
+  turn_ant(v, w, tick, r.header.handle.index, r.header.chunk, r.payload, out, sensed);
 }
 
 // Prefetches the cells the ant's turn reads from the per-cell grids, each at an address
@@ -358,22 +405,22 @@ void think_ant(Game& g, Record& r, u64 stamp, JobOut& out, const SensedCells& se
 // each sensor, on the other ticks the trail cell it lays scent in; the occupancy word,
 // the flags and the terrain of its cell (its step and the danger it feels lie a cell or
 // two away, mostly on the same lines).
-void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors, SensedCells& sensed) {
+void prefetch_cells(const TickView& v, const ColonyEcs& w, u32 tick, const Record& r, SensedCells& sensed) {
   const Body& b = r.payload;
   if (!takes_turn(r) || b.kind == Kind::Queen) return;
-  if (senses_this_tick(g, r.header.handle.index)) {
-    const float* trail = g.fields[followed_field(b)].data();
-    const auto& sl = g.ecs->list_at<Sensor>(r.header.handle.index);
+  if (senses_this_tick(tick, r.header.handle.index)) {
+    const float* trail = v.fields[followed_field(b)];
+    const auto& sl = w.list_at<Sensor>(r.header.handle.index);
     for (u32 k = 0; k < sl.added; ++k) {
-      sensed.cell[k] = sensor_cell(g, b, sensors[sl.slot[k]]);
+      sensed.cell[k] = sensor_cell(v, b, v.sensors[sl.slot[k]]);
       ecs::prefetch_for_read(&trail[sensed.cell[k]]);
     }
   } else {
-    ecs::prefetch_for_read(&g.fields[laid_field(b)][b.cell]);
+    ecs::prefetch_for_read(&v.fields[laid_field(b)][b.cell]);
   }
-  ecs::prefetch_for_read(&g.occupancy[b.cell]);
-  ecs::prefetch_for_read(&g.cell_flags[b.cell]);
-  ecs::prefetch_for_read(&g.terrain[b.cell]);
+  ecs::prefetch_for_read(&v.occupancy[b.cell]);
+  ecs::prefetch_for_read(&v.flags[b.cell]);
+  ecs::prefetch_for_read(&v.terrain[b.cell]);
 }
 
 // fn(Record&, const SensedCells&) for the records of job j, prefetching what the full
@@ -383,39 +430,46 @@ void prefetch_cells(const Game& g, const Record& r, const Sensor* sensors, Sense
 // of the directory row holding its sensor list (its address follows from the record's
 // index alone). 2 x kAhead ahead: its first sensor (sensor entries lie anywhere in their
 // pool until it is put in space order). kAhead ahead: the grid cells its turn reads
-// (prefetch_cells). Each step finds its record from its place in the store
-// (RecordJobs::places), a few instructions, where a cursor per distance would follow the
-// block chain at every step. The row is prefetched one step before it is read, never
+// (prefetch_cells). The first step finds each record from its place in the store
+// (RecordJobs::places), a few instructions, and the later steps take it from a ring of
+// the last records found; a cursor per distance would follow the block chain at every
+// step. The row is prefetched one step before it is read, never
 // read in the step that prefetches it: on the million map, whose rows are never in
 // cache, a read straight after its prefetch is where the walk waits.
 // The row and the sensor are prefetched on the ticks an ant lays scent too, when its
 // turn reads neither: leaving them out there (a branch on the tick's parity, which the
 // walk's order makes random) measured no faster.
 template <class Fn>
-void for_each_prefetching(Game& g, const ecs::RecordJobs<Record>& jobs, u32 j, Fn&& fn) {
+void for_each_prefetching(const TickView& v, ColonyEcs& w, u32 tick, const ecs::RecordJobs<Record>& jobs, u32 j,
+                          Fn&& fn) {
   constexpr u32 kAhead = 8;
-  ColonyEcs& w = *g.ecs;
-  const Sensor* sensors = w.pool<Sensor>().items.get();
-  const u32 first = jobs.first(j), end = first + jobs.count(j);
+  // The records of the last 4 x kAhead places, found once each, and the sensed cells of
+  // the last kAhead, each at its place modulo the ring's size.
+  constexpr u32 kRecords = 64, kSensed = 2 * kAhead;
+  static_assert(kRecords > 4 * kAhead && std::has_single_bit(kRecords) && std::has_single_bit(kSensed));
+  const Sensor* sensors = v.sensors;
+  const u32 first = jobs.first(j), n = jobs.count(j);
   const auto at = jobs.places();
-  // The sensed cells of record p at sensed[p % size]: written kAhead places before its
-  // turn, and the next record's written before it in the same step.
-  std::array<SensedCells, 2 * kAhead> sensed;
-  auto in_job = [&](u32 t, u32 back) { return t >= first + back && t - back < end; };
-  for (u32 t = first; t < end + 4 * kAhead; ++t) {
-    if (t < end) ecs::prefetch_for_read(&at(t));
-    if (in_job(t, kAhead)) ecs::prefetch_for_read(&w.list_at<Sensor>(at(t - kAhead).header.handle.index));
+  std::array<Record*, kRecords> rec;
+  std::array<SensedCells, kSensed> sensed;
+  // Whether the place `back` steps behind step t is one of the job's (one comparison:
+  // a place before the first wraps round to a large number).
+  auto in_job = [&](u32 t, u32 back) { return t - back - first < n; };
+  for (u32 t = first; t < first + n + 4 * kAhead; ++t) {
+    if (in_job(t, 0)) ecs::prefetch_for_read(rec[t % kRecords] = &at(t));
+    if (in_job(t, kAhead))
+      ecs::prefetch_for_read(&w.list_at<Sensor>(rec[(t - kAhead) % kRecords]->header.handle.index));
     if (in_job(t, 2 * kAhead)) {
-      const auto& sl = w.list_at<Sensor>(at(t - 2 * kAhead).header.handle.index);
+      const auto& sl = w.list_at<Sensor>(rec[(t - 2 * kAhead) % kRecords]->header.handle.index);
       if (sl.added) ecs::prefetch_for_read(&sensors[sl.slot[0]]);
     }
     if (in_job(t, 3 * kAhead)) {
       const u32 p = t - 3 * kAhead;
-      prefetch_cells(g, at(p), sensors, sensed[p % sensed.size()]);
+      prefetch_cells(v, w, tick, *rec[p % kRecords], sensed[p % kSensed]);
     }
     if (in_job(t, 4 * kAhead)) {
       const u32 p = t - 4 * kAhead;
-      fn(at(p), sensed[p % sensed.size()]);
+      fn(*rec[p % kRecords], sensed[p % kSensed]);
     }
   }
 }
@@ -470,31 +524,46 @@ void simulate_ants(Game& g) {
     std::fill(g.occupancy.begin(), g.occupancy.end(), 0);
   ColonyEcs& w = *g.ecs;
   Game::AntPasses& p = *g.ant_passes;
-  const u64 stamp = occupancy_stamp(g.tick);
+  const TickView v = view_of_tick(g);
+  const u64 stamp = v.stamp;
+  const u32 tick = u32(g.tick);
   const ecs::RecordJobs<Record> jobs = w.simulated_jobs(records_per_job(w.simulated_count()));
   const u32 n = jobs.size();
   run_sim_jobs(n, [&](u32 j) {
     const size_t at = jobs.first(j);
     JobOut out{&p.orders[at], &p.changes[at], &p.walkers[at]};
-    for_each_prefetching(g, jobs, j, [&](Record& r, const SensedCells& sensed) {
-      if (takes_turn(r)) think_ant(g, r, stamp, out, sensed);
+    // A copy for the job: the compiler then knows that no store of the walk reaches it.
+    const TickView jv = v;
+    for_each_prefetching(jv, w, tick, jobs, j, [&](Record& r, const SensedCells& sensed) {
+      if (takes_turn(r)) think_ant(jv, w, tick, r, out, sensed);
     });
     p.counts[j] = {out.n_orders, out.n_changes, out.n_walkers, 0};
   });
+  u8* chunk_scent = g.chunk_scent.data();
   run_sim_jobs(n, [&](u32 j) {
     const size_t at = jobs.first(j);
     const Walker* walkers = &p.walkers[at];
     Meeting* meetings = &p.meetings[at];
+    const TickView jv = v;
+    const u32 walked = p.counts[j].walkers;
     u32 met = 0;
-    for (u32 k = 0; k < p.counts[j].walkers; ++k) {
+    // The cells of the walker kAhead on: written by the other job's ants, or by this
+    // one's long before, they are seldom in cache.
+    constexpr u32 kAhead = 16;
+    for (u32 k = 0; k < walked; ++k) {
+      if (k + kAhead < walked) {
+        const Walker& next = walkers[k + kAhead];
+        ecs::prefetch_for_read(&jv.occupancy[next.cell]);
+        if (next.field != kNoScent) ecs::prefetch_for_write(&jv.fields[next.field][next.cell]);
+      }
       const Walker& wk = walkers[k];
-      if (wk.field != kNoScent && raise_trail(g.fields[wk.field][wk.cell], wk.lay)) {
-        std::atomic_ref<u8> flags(g.chunk_scent[wk.chunk]);
+      if (wk.field != kNoScent && raise_trail(jv.fields[wk.field][wk.cell], wk.lay)) {
+        std::atomic_ref<u8> flags(chunk_scent[wk.chunk]);
         if (!(flags.load(std::memory_order_relaxed) & kChunkTrail))
           flags.fetch_or(kChunkTrail, std::memory_order_relaxed);
       }
       // Combat: the ant holding this cell this tick, if it is an enemy.
-      const u64 occ = g.occupancy[wk.cell];
+      const u64 occ = jv.occupancy[wk.cell];
       const u32 holder = u32(occ & kOccupantMask);
       if ((occ & 0xFFFFFFFF00000000ull) == stamp && holder != wk.index && u32(occ >> kOccupantBits & 3) != wk.colony)
         meetings[met++] = {wk.index, holder};
@@ -511,7 +580,7 @@ namespace {
 
 // Dormant ants wander (carriers head home), age, starve, eat and deliver, and cross
 // chunks; they lay no scent and do not fight. Corpses rot here too.
-void advance_dormant(Game& g, Record& r) {
+void advance_dormant(Game& g, const TickView& v, Record& r) {
   Body& b = r.payload;
   if (r.header.flags & ecs::kFlagDying) return;
   u32 dt = u32(g.tick) - b.last_tick;
@@ -530,7 +599,7 @@ void advance_dormant(Game& g, Record& r) {
     b.age += dt;
     return;
   }
-  if (DeathCause died = age_ant(g, r, dt); died != DeathCause::Count) {
+  if (DeathCause died = age_ant(v, b, r.header.handle.index, dt); died != DeathCause::Count) {
     kill_ant(g, r, died);
     return;
   }
@@ -555,7 +624,7 @@ void advance_dormant(Game& g, Record& r) {
     const glm::vec2 dir = direction(b.heading);
     const u32 pieces = std::max(1u, u32(std::ceil(dist / kDormantPiece)));
     for (u32 k = 0; k < pieces; ++k) {
-      if (step_forward(g, b, dir, dist / float(pieces), id) == ecs::kNone) return false;
+      if (step_forward(v, b, dir, dist / float(pieces), id) == ecs::kNone) return false;
       if (looking && (g.cell_flags[cell_of(g, b.x, b.y)] & kCellFood)) return false;
     }
     return true;
@@ -581,9 +650,10 @@ void advance_dormant(Game& g, Record& r) {
 void simulate_dormant(Game& g) {
   u32 period = std::max(1u, g.scenario.rules.dormant_period);
   u32 phase = u32(g.tick % period);
+  const TickView v = view_of_tick(g);
   for (u32 c = phase; c < g.chunk_simulated.size(); c += period) {
     for_each_dormant_mobile(g, c, [&](Record& r) {
-      if (r.payload.kind != Kind::Food) advance_dormant(g, r);
+      if (r.payload.kind != Kind::Food) advance_dormant(g, v, r);
     });
     apply_deferred_moves(g);
   }

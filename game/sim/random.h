@@ -51,12 +51,22 @@ struct Rng {
 };
 
 // Stateless per-entity randomness: the same (seed, tick, id, salt) always gives the
-// same number, whichever order entities are processed in.
+// same number, whichever order entities are processed in. It is two mixes: one of the
+// seed and tick (tick_key), the same for every entity in a tick, so that a walk of many
+// entities takes it once and pays one mix each (draw_u32).
+inline std::uint64_t tick_key(std::uint64_t seed, std::uint64_t tick) { return mix64(seed ^ mix64(tick)); }
+inline std::uint32_t draw_u32(std::uint64_t key, std::uint32_t id, std::uint32_t salt) {
+  return std::uint32_t(mix64(key + (std::uint64_t(id) << 8) + salt) >> 32);
+}
+// Uniform in [0, 1).
+inline float draw_float(std::uint64_t key, std::uint32_t id, std::uint32_t salt) {
+  return float(draw_u32(key, id, salt) >> 8) * (1.0f / 16777216.0f);
+}
 inline std::uint32_t hash_u32(std::uint64_t seed, std::uint64_t tick, std::uint32_t id, std::uint32_t salt) {
-  return std::uint32_t(mix64(seed ^ mix64(tick * 0x100000001B3ull + (std::uint64_t(id) << 8) + salt)) >> 32);
+  return draw_u32(tick_key(seed, tick), id, salt);
 }
 inline float hash_float(std::uint64_t seed, std::uint64_t tick, std::uint32_t id, std::uint32_t salt) {
-  return float(hash_u32(seed, tick, id, salt) >> 8) * (1.0f / 16777216.0f);
+  return draw_float(tick_key(seed, tick), id, salt);
 }
 
 }  // namespace colony

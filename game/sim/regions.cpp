@@ -98,11 +98,6 @@ void note_chunk_change(Game& g, Record& r, u32 chunk, const Game::Stand& from) {
   // An ant killed on this step (in a fight) is released at the end of the tick from
   // wherever it is: moving it first would be work for nothing.
   if (chunk == r.header.chunk || (r.header.flags & ecs::kFlagDying)) return;
-  if (g.chunk_simulated[chunk] && ecs::Tier(r.header.tier) == ecs::Tier::Simulated) {
-    if (g.ecs->move_chunk(r.header.handle, chunk) == ecs::Result::Ok) ++g.moves;
-    else put_back(g, r.header.handle, from);
-    return;
-  }
   g.scratch_moves.push_back({r.header.handle, chunk, tier_for_chunk(g, chunk)});
   g.scratch_stands.push_back(from);
 }
