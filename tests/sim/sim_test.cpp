@@ -6,6 +6,7 @@
 //   [SECTION] Bodies
 //   [SECTION] Explosions
 //   [SECTION] Maiming
+//   [SECTION] Directions
 //   [SECTION] Food
 //   [SECTION] Fire
 //   [SECTION] Corpses and deaths
@@ -370,6 +371,46 @@ TEST(Sensing, EachSensorReadsItsOwnCellAndTheAntTurnsToTheStrongest) {
   const float turned = wrap_angle(rec(*g, h).payload.heading - before.heading);
   EXPECT_LT(turned, -0.2f);
   EXPECT_GT(turned, -0.5f);
+}
+
+// [SECTION] Directions
+
+// A direction from the table is within one step's rounding of the exact one (0.003
+// radians, half of 2 pi / kTurnSteps) for headings across eight turns either way, the
+// range turn_step promises; and a heading a whole turn on gives the same bits.
+TEST(Directions, TheTableIsWithinHalfAStepOfTheExactDirection) {
+  float worst = 0;
+  for (int i = -200000; i <= 200000; ++i) {
+    const float a = float(i) * (8.0f * kTwoPi / 200000.0f) * 0.999f;
+    const glm::vec2 d = direction(a);
+    worst = std::max({worst, std::fabs(d.x - std::cos(a)), std::fabs(d.y - std::sin(a))});
+  }
+  EXPECT_LT(worst, 0.0032f);
+  EXPECT_GT(worst, 0.001f);  // it is a table, not the library's sine
+  for (float a : {-3.0f, -0.5f, 0.0f, 0.25f, 1.5f, 3.1f}) {
+    EXPECT_EQ(turn_step(a), turn_step(a + kTwoPi)) << a;
+    EXPECT_EQ(turn_step(a), turn_step(a - kTwoPi)) << a;
+  }
+  // The quarter turns fall on table steps exactly.
+  EXPECT_EQ(direction(0.0f), glm::vec2(1.0f, 0.0f));
+  EXPECT_NEAR(direction(kPi / 2).x, 0.0f, 1e-7f);
+  EXPECT_EQ(direction(kPi / 2).y, 1.0f);
+  EXPECT_EQ(direction(-kPi / 2).y, -1.0f);
+}
+
+// The per-entity draws: the same (seed, tick, id, salt) gives the same number through
+// the tick's key as through hash_float, and neighbouring ids, salts and ticks differ.
+TEST(Directions, DrawsThroughTheTicksKeyMatchTheHash) {
+  const u64 key = tick_key(42, 7);
+  std::set<u32> seen;
+  for (u32 id = 0; id < 1000; ++id)
+    for (u32 salt = 1; salt < 4; ++salt) {
+      EXPECT_EQ(draw_float(key, id, salt), hash_float(42, 7, id, salt));
+      seen.insert(draw_u32(key, id, salt));
+    }
+  EXPECT_GT(seen.size(), 2990u);
+  EXPECT_NE(hash_u32(42, 7, 5, 1), hash_u32(42, 8, 5, 1));
+  EXPECT_NE(hash_u32(42, 7, 5, 1), hash_u32(43, 7, 5, 1));
 }
 
 // [SECTION] Food
