@@ -5,6 +5,8 @@
 #   ./build.sh hour       the hour-long ecology check: default.json for 216,000 ticks at seeds 1-5
 #   ./build.sh bench      build Release and run the benchmarks (build/bench.json)
 #   ./build.sh sanitize   build the tests with -fsanitize=address,undefined into build-asan/ and run them
+#   ./build.sh threads    build the tests of what runs on several threads with -fsanitize=thread
+#                         into build-tsan/ and run them
 #   ./build.sh fuzz SECS  build the libFuzzer targets with clang and run each for SECS seconds
 #   ./build.sh mutants [NAME...]  apply each mutant of tests/mutants/mutants.txt alone in a
 #                         scratch copy (build-mutants/) and check that its tests catch it
@@ -84,6 +86,18 @@ case "$mode" in
     cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       ctest --output-on-failure -j "$JOBS" -LE "slow|hour"
     ;;
+  threads)
+    install_missing "${PACKAGES[@]}"
+    # The tests of everything that runs on more than one thread (the simulation's crew, the
+    # window's simulation thread, the history's compression thread), under ThreadSanitizer.
+    configure_and_build build-tsan -DCOLONY_TSAN=ON -DCOLONY_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -- ecs_unit_tests sim_threads_test sim_history_test sim_thread_test
+    # Every shipped scenario on 1, 2 and 4 threads takes three and a half minutes under it; the
+    # crowded battle runs the same passes, orders and atomics on every count in ten seconds.
+    cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+      ctest --output-on-failure -j "$JOBS" -R '^(Workers|RecordJobs|SimThreads|History|SimThread)\.' \
+      -E 'EveryShippedScenarioHashesTheSame'
+    ;;
   bench)
     install_missing "${PACKAGES[@]}"
     configure_and_build build -- colony_bench
@@ -114,7 +128,7 @@ case "$mode" in
     done
     ;;
   *)
-    echo "build.sh: unknown mode '$mode' (use: run, test, hour, bench, sanitize, fuzz SECONDS, mutants [NAME...])" >&2
+    echo "build.sh: unknown mode '$mode' (use: run, test, hour, bench, sanitize, threads, fuzz SECONDS, mutants [NAME...])" >&2
     exit 2
     ;;
 esac

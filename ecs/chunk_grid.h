@@ -52,11 +52,13 @@ struct ChunkGrid {
   // Column/row under a coordinate in cells, clamped to the grid. Clamps in float first so
   // huge, infinite or NaN coordinates never reach an undefined float-to-int conversion.
   // The grid's last chunk may reach past 2^32 cells (the chunk count rounds up), so the
-  // whole cell is taken in 64 bits.
-  static i32 clamped_index(float v, u32 cell_size, u32 count) {
+  // whole cell is taken in 64 bits; its chunk is a shift when the side is a power of two,
+  // as in chunk_of_cell.
+  i32 clamped_index(float v, u32 count) const {
     if (!(v > 0)) return 0;  // negative, zero or NaN
-    if (v >= float(u64(count) * cell_size)) return i32(count - 1);
-    u64 i = u64(v) / cell_size;  // whole cell first, as chunk_of_cell does
+    if (v >= float(u64(count) * chunk_cells)) return i32(count - 1);
+    const u64 cell = u64(v);  // whole cell first, as chunk_of_cell does
+    const u64 i = chunk_shift != kNoShift ? cell >> chunk_shift : cell / chunk_cells;
     return i < count ? i32(i) : i32(count - 1);
   }
   // Distance from v to the span of chunk column/row i (0 when v is inside it).
@@ -66,8 +68,8 @@ struct ChunkGrid {
     if (u32(i) + 1 < count && v > float(i + 1) * cs) return v - float(i + 1) * cs;
     return 0;
   }
-  i32 col_of(float x) const { return clamped_index(x, chunk_cells, chunks_x); }
-  i32 row_of(float y) const { return clamped_index(y, chunk_cells, chunks_y); }
+  i32 col_of(float x) const { return clamped_index(x, chunks_x); }
+  i32 row_of(float y) const { return clamped_index(y, chunks_y); }
 };
 
 }  // namespace ecs
