@@ -94,7 +94,7 @@ case "$mode" in
       "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -- ecs_unit_tests sim_threads_test sim_history_test sim_thread_test
     # Every shipped scenario on 1, 2 and 4 threads takes three and a half minutes under it; the
     # crowded battle runs the same passes, orders and atomics on every count in ten seconds.
-    cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    cd build-tsan && TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/../tests/tsan_suppressions.txt" \
       ctest --output-on-failure -j "$JOBS" -R '^(Workers|RecordJobs|SimThreads|History|SimThread)\.' \
       -E 'EveryShippedScenarioHashesTheSame'
     ;;
