@@ -519,6 +519,13 @@ void set_sim_threads(u32 n) {
 }
 u32 sim_threads() { return g_workers ? g_workers->threads() : 1; }
 
+u32 cell_holder(const Game& g, u32 cell) {
+  if (g.tick == 0 || cell >= g.occupancy.size()) return ecs::kNone;
+  const u64 occ = g.occupancy[cell];
+  if ((occ & 0xFFFFFFFF00000000ull) != occupancy_stamp(g.tick - 1)) return ecs::kNone;
+  return u32(occ & kOccupantMask);
+}
+
 void simulate_ants(Game& g) {
   if (g.tick != 0 && occupancy_stamp(g.tick) == occupancy_stamp(0))
     std::fill(g.occupancy.begin(), g.occupancy.end(), 0);

@@ -213,6 +213,9 @@ void forget_food(Game& g, const Body& food, Handle h);
 // Every simulated ant, one full step: a walk shared between the simulation's threads
 // (sim_threads), then the steps that touch more than each ant's own record, in order.
 void simulate_ants(Game& g);
+// The entity index of the ant holding `cell` in the last tick's occupancy grid (the
+// lowest index that stood in it), or ecs::kNone when none stood there.
+u32 cell_holder(const Game& g, u32 cell);
 // The scratch simulate_ants' jobs write, for the world's capacity (size_scratch).
 void size_ant_passes(Game& g);
 // Its bytes for a world of `entities` entities, all of it written when every one walks.

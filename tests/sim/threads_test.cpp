@@ -3,6 +3,9 @@
 // after each tick on one, two and four threads, and the validator finds nothing wrong
 // after threaded ticks; as shipped and with the whole map simulated. The million-ant
 // worlds are in the slow test (threads_million_test.cpp).
+#include <unordered_map>
+
+#include "sim_internal.h"
 #include "thread_counts.h"
 
 namespace colony {
@@ -27,6 +30,29 @@ TEST(SimThreads, TheCountIsTheCrewsAndZeroIsTheMachines) {
   EXPECT_EQ(sim_threads(), std::max(1u, std::thread::hardware_concurrency()));
 }
 
+// The occupancy claim's rule, on any count: each cell an ant stood in after its step is
+// held by the lowest index that stood there (an ant that died in the tick may hold it, so
+// the holder is at most the lowest survivor). A claim kept by whichever thread wrote last
+// breaks it on one thread too, where a comparison of thread counts can only catch it when
+// two threads happen to meet in a cell.
+void expect_each_cell_held_by_its_lowest_index(const Game& g) {
+  std::unordered_map<u32, u32> lowest;  // cell -> lowest surviving index standing in it
+  u32 checked = 0;
+  g.ecs->for_each_simulated([&](const Record& r) {
+    const Body& b = r.payload;
+    if (!is_ant(b.kind) || b.kind == Kind::Queen || (r.header.flags & ecs::kFlagDying)) return;
+    auto [it, fresh] = lowest.try_emplace(b.cell, r.header.handle.index);
+    if (!fresh) it->second = std::min(it->second, r.header.handle.index);
+  });
+  for (const auto& [cell, index] : lowest) {
+    const u32 holder = cell_holder(g, cell);
+    ASSERT_NE(holder, ecs::kNone) << "cell " << cell << " has an ant and no claim";
+    EXPECT_LE(holder, index) << "cell " << cell;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+}
+
 // A fight decided by the occupancy grid must not depend on which thread claimed a cell
 // first: a crowd of two colonies packed into a few cells fights the same on any count.
 TEST(SimThreads, ACrowdedBattleIsTheSameOnAnyCount) {
@@ -43,7 +69,10 @@ TEST(SimThreads, ACrowdedBattleIsTheSameOnAnyCount) {
     for (u8 c = 0; c < 2; ++c) queue_command(*g, {CommandKind::SpawnAnts, x, y, 2, 2000, c, Kind::Soldier});
     std::vector<u64> h;
     u64 combat = 0;
-    for (int t = 0; t < 30; ++t) simulate_tick(*g), h.push_back(state_hash(*g));
+    for (int t = 0; t < 30; ++t) {
+      simulate_tick(*g), h.push_back(state_hash(*g));
+      expect_each_cell_held_by_its_lowest_index(*g);
+    }
     for (const Colony& c : g->colonies) combat += c.died.by_cause[size_t(DeathCause::Combat)];
     EXPECT_GT(combat, 0u) << "the crowd fought";
     EXPECT_TRUE(validate_game(*g, 4).empty());
