@@ -126,34 +126,31 @@ bool checked(benchmark::State& st, Game& g, bool tiny) {
 
 // [SECTION] The full model's memory traffic
 
-// What simulate_ant (game/sim/ants.cpp) reads and writes for one ant in one tick, in
-// bytes, each touch counted as the cache lines it moves: a touch at a place unrelated to
-// the last moves a whole 64-byte line however few of its bytes it uses, and a line it
-// writes moves twice (read in, written back). Every touch is counted as a miss, so this
-// is the traffic of a walk whose data the caches do not hold; a walk whose neighbours
-// share lines moves less. Per ant and tick:
+// What the full model's walk (turn_ant, game/sim/ants.cpp) reads and writes for one ant
+// in one tick, in bytes, each touch counted as the cache lines it moves: a touch at a
+// place unrelated to the last moves a whole 64-byte line however few of its bytes it
+// uses, and a line it writes moves twice (read in, written back). Every touch is counted
+// as a miss, so this is the traffic of a walk whose data the caches do not hold; a walk
+// whose neighbours share lines moves less. Per ant and tick:
 //   its record (header + Body, one line), read and written          2 lines
-//   the directory row's line holding its sensor slot list, read      1 line (the walk
-//                                                                    prefetches it for
-//                                                                    every ant)
-//   its sensor entries (contiguous in their pool), read; written     1 line, +1 on a
-//                                                                    sense tick
-//   one trail field sample per sensor, on a sense tick               1 line each
-//   the cell flags two cells ahead (danger), read                    1 line
-//   the terrain of the cell it steps into, read                      1 line
-//   the trail field of its cell, read and written (the scent it lays
-//   on the ticks it does not sense)                                  2 lines
-//   the cell flags of its cell (food), read                          1 line
-//   the occupancy word of its cell, read and written                 2 lines
-// An ant senses on alternate ticks ((index + tick) & 1) and lays scent on the others, so
-// the sense-tick and laying-tick touches count half. A worker has three sensors, a
-// soldier two: `sensors` is the simulated ants' mean. Not counted: what stays in cache
-// whatever the map (the colonies, the per-chunk scent flags, the chunk grid's
-// arithmetic), the rare touches (a fight's other record and volumes, food taken or
-// delivered, a chunk change) and the systems outside the walk (the pheromone pass, per
-// cell and not per ant).
+//   the occupancy word of its cell, claimed (read and written)      2 lines
+//   the flags and the terrain of its cell (the walk prefetches both
+//   for every ant; its step and a cell's food read them)            1 line each
+//   its walker entry for the combat pass, written and read           8 bytes each way
+//   on a laying tick (every odd one), the trail of its cell, read
+//   and written                                                      2 lines
+//   on a deciding tick (one in four):
+//     the directory row's line holding its sensor slot list, read    1 line
+//     its sensor entries (contiguous in their pool), read, written   1 + 1 lines
+//     one trail field sample per sensor                              1 line each
+//     the cell flags two cells ahead (danger), read                  1 line
+// A worker has three sensors, a soldier two: `sensors` is the simulated ants' mean. Not
+// counted: what stays in cache whatever the map (the colonies, the per-chunk scent
+// flags, the chunk grid's arithmetic), the rare touches (a fight's other record and
+// volumes, food taken or delivered, a chunk change) and the systems outside the walk
+// (the pheromone pass, per cell and not per ant).
 constexpr double kLineBytes = 64;
-constexpr double kSenseShare = 0.5;
+constexpr double kLayShare = 0.5, kDecideShare = 0.25;
 
 // The lines a touch of `bytes` contiguous bytes moves.
 double lines(double bytes) { return std::max(1.0, std::ceil(bytes / kLineBytes)); }
@@ -162,18 +159,17 @@ double full_model_bytes_per_ant(double sensors) {
   using colony::Record;
   using colony::Sensor;
   constexpr double kReadWrite = 2;
+  constexpr double kWalkerBytes = 8;
   const double flag = lines(sizeof(decltype(Game::cell_flags)::value_type));
   const double trail = lines(sizeof(decltype(Game::fields)::value_type::value_type));
   double n = 0;
   n += kReadWrite * lines(sizeof(Record));
-  n += lines(sizeof(ecs::SlotList<Sensor::kMaxPerEntity>));
-  n += (1 + kSenseShare) * lines(sensors * sizeof(Sensor));
-  n += kSenseShare * sensors * trail;
-  n += flag;
-  n += lines(sizeof(decltype(Game::terrain)::value_type));
-  n += (1 - kSenseShare) * kReadWrite * trail;
-  n += flag;
   n += kReadWrite * lines(sizeof(decltype(Game::occupancy)::value_type));
+  n += flag + lines(sizeof(decltype(Game::terrain)::value_type));
+  n += kReadWrite * kWalkerBytes / kLineBytes;
+  n += kLayShare * kReadWrite * trail;
+  n += kDecideShare * (lines(sizeof(ecs::SlotList<Sensor::kMaxPerEntity>)) +
+                       kReadWrite * lines(sensors * sizeof(Sensor)) + sensors * trail + flag);
   return n * kLineBytes;
 }
 

@@ -55,6 +55,9 @@ struct TickView {
   u32 starving = 0;  // bit c: colony c is starving
   float deposit = 0;
   Sensor* sensors = nullptr;
+  u8* chunk_scent = nullptr;
+  u32 deciding = 0;     // the low bit of the entity indices that decide this tick; 2: none
+  bool laying = false;  // whether the ants lay scent this tick
 };
 TickView view_of_tick(Game& g) {
   TickView v;
@@ -74,6 +77,11 @@ TickView view_of_tick(Game& g) {
   }
   v.deposit = g.scenario.rules.deposit;
   v.sensors = g.ecs->pool<Sensor>().items.get();
+  v.chunk_scent = g.chunk_scent.data();
+  // The cadence (decides, lays_scent): the even ticks are shared by the even and the odd
+  // indices in turn.
+  v.deciding = g.tick & 1 ? 2 : u32(g.tick >> 1) & 1;
+  v.laying = g.tick & 1;
   return v;
 }
 // The cell under a position, clamped onto the map (cell_of).
@@ -174,8 +182,15 @@ void fight(Game& g, Record& a, Record& e) {
                e.payload.colony);
 }
 
-// Ants sense on alternate ticks and lay scent on the others (half the random reads).
-bool senses_this_tick(u32 tick, u32 index) { return ((index + tick) & 1) == 0; }
+// An ant's tick follows a cadence that keeps most ticks to its own record and cell:
+// - it decides (senses the trail ahead, steers, feels for danger ahead) on one tick in
+//   four, the even ticks taken by the even and the odd entity indices in turn: at a
+//   worker's quarter of a cell a tick, about once for every cell it crosses;
+// - it lays scent on every odd tick; no ant reads a trail then, so the walk lays it
+//   itself (raise_trail, the same result in any order);
+// - it ages, steps, eats or delivers and claims its cell on every tick.
+bool decides(const TickView& v, u32 index) { return (index & 1) == v.deciding; }
+bool lays_scent(const TickView& v) { return v.laying; }
 // Whether a record takes the full model's turn: a living ant's (a queen's turn is her age
 // alone).
 bool takes_turn(const Record& r) { return is_ant(r.payload.kind) && !(r.header.flags & ecs::kFlagDying); }
@@ -189,30 +204,39 @@ u32 sensor_cell(const TickView& v, const Body& b, const Sensor& sn) {
   return cell_at(v, position(b) + direction(b.heading + sn.angle) * sn.reach);
 }
 
+// A fight or a flight lasts the tick it happens in (the HUD and inspector show it): it
+// ends before the ant decides or steps.
+void end_fight_or_flight(Body& b) {
+  if (b.state == AntState::Fighting || b.state == AntState::Fleeing)
+    b.state = b.carrying ? AntState::Returning : AntState::Searching;
+}
+
 // The cells an ant's sensors sample this tick, in the order of its sensor list: found
 // once, where the walk prefetches them (prefetch_cells), and read there again by the turn.
 struct SensedCells {
   std::array<u32, Sensor::kMaxPerEntity> cell;
 };
 
-// Sense: each sensor samples the trail field ahead at its angle (at `sensed`, the cells
+// Decide: each sensor samples the trail field ahead at its angle (at `sensed`, the cells
 // prefetch_cells found), the best one wins; then steer by it with some randomness, back
 // from danger felt just ahead, home when carrying, and (soldiers) back toward the nest
-// when strayed.
-void sense_and_steer(const TickView& v, ColonyEcs& w, Body& b, u32 id, bool returning, bool sense_tick,
-                     const SensedCells& sensed) {
+// when strayed. The turns are those of four ticks: the random part twice a tick's (a
+// random walk's spread grows with the square root of its steps), the pull home four times.
+void decide(const TickView& v, ColonyEcs& w, Body& b, u32 id, const SensedCells& sensed) {
+  end_fight_or_flight(b);
+  const bool returning = b.carrying != 0;
   const glm::vec2 nest = v.nests[b.colony];
   const float* trail = v.fields[followed_field(b)];
   const auto& sl = w.list_at<Sensor>(id);
   Sensor* sensors = v.sensors;
   float best = 0, best_angle = 0;
-  for (u32 k = 0; sense_tick && k < sl.added; ++k) {
+  for (u32 k = 0; k < sl.added; ++k) {
     Sensor& sn = sensors[sl.slot[k]];
     sn.reading = trail[sensed.cell[k]];
     if (sn.reading > best) best = sn.reading, best_angle = sn.angle;
   }
   float wander = draw_float(v.key, id, kWander) - 0.5f;
-  b.heading += best > 0.01f ? best_angle * 0.6f + wander * 0.2f : wander * 0.45f;
+  b.heading += best > 0.01f ? best_angle * 0.6f + wander * 0.4f : wander * 0.9f;
   const glm::vec2 dir = direction(b.heading);
   // Danger (explosions, fire) is felt just ahead: the ant turns back.
   if (v.flags[cell_at(v, position(b) + dir * 2.0f)] & kCellDanger) {
@@ -220,10 +244,10 @@ void sense_and_steer(const TickView& v, ColonyEcs& w, Body& b, u32 id, bool retu
     b.state = AntState::Fleeing;
   }
   if (returning) {
-    steer_toward(b, dir, nest, 0.08f);
+    steer_toward(b, dir, nest, 0.32f);
   } else if (b.kind == Kind::Soldier) {
     // Soldiers patrol a ring around the nest: pulled home when they stray too far.
-    if (length_squared(position(b) - nest) > 40.0f * 40.0f) steer_toward(b, dir, nest, 0.1f);
+    if (length_squared(position(b) - nest) > 40.0f * 40.0f) steer_toward(b, dir, nest, 0.4f);
   }
   b.heading = wrap_angle(b.heading);
 }
@@ -231,8 +255,18 @@ void sense_and_steer(const TickView& v, ColonyEcs& w, Body& b, u32 id, bool retu
 // One step along the heading, slower with every lost leg; returns the cell it ends in
 // (the one it stood on when water, rock or the map's edge blocked it).
 u32 walk(const TickView& v, Body& b, u32 id) {
-  float dist = b.speed * float(b.legs) / 6.0f;
-  u32 cell = step_forward(v, b, direction(b.heading), dist, id);
+  const float dist = b.speed * float(b.legs) / 6.0f;
+  const glm::vec2 dir = direction(b.heading);
+  // A step within the cell it stands in, as most are (a worker walks a quarter of a cell
+  // a tick), meets no new terrain. (A step off the map's right or bottom edge never
+  // gives the cell it left: the row or column past the edge is another cell's.)
+  const glm::vec2 next = position(b) + dir * dist;
+  if (next.x >= 0 && next.y >= 0 && u32(next.y) * v.width + u32(next.x) == b.cell) {
+    b.x = next.x;
+    b.y = next.y;
+    return b.cell;
+  }
+  u32 cell = step_forward(v, b, dir, dist, id);
   if (cell == ecs::kNone) cell = b.cell;
   b.cell = cell;
   return cell;
@@ -243,17 +277,18 @@ u32 walk(const TickView& v, Body& b, u32 id) {
 // A tick of the full model is a walk of every simulated ant, cut into jobs of whole
 // storage blocks (ecs::RecordJobs) that the simulation's threads share, then three
 // steps that run on one thread:
-//   pass 1 (jobs)   each ant ages, senses, steers and walks; it writes its own record and
-//                   sensors, claims its cell in the occupancy grid, and notes for later
-//                   what touches anything else: a death, a bite or a delivery, a change
-//                   of chunk, and the scent it lays.
-//   pass 2 (jobs)   each walker lays its scent and looks for an enemy in its cell.
+//   pass 1 (jobs)   each ant ages, decides (one tick in four), walks and lays scent (odd
+//                   ticks); it writes its own record and sensors, raises the trail it
+//                   lays (an atomic max), claims its cell in the occupancy grid, and
+//                   notes for later what touches anything else: a death, a bite or a
+//                   delivery, a change of chunk.
+//   pass 2 (jobs)   each walker looks for an enemy in its cell.
 //   orders          deaths, bites and deliveries, fights, chunk changes, job by job.
-// Within a pass nothing an ant reads is written: pass 1 reads the trail fields and pass
-// 2 alone writes them (an atomic max), pass 1 writes the occupancy grid (an atomic
-// claim: the lowest entity index standing in a cell holds it) and pass 2 alone reads
-// it. Everything else goes through the orders, in job order. So the world after a tick
-// is the same for any thread count.
+// Within a pass nothing an ant reads is written: the trail fields are read on even ticks
+// and raised on odd ones, and raising is order-free; pass 1 writes the occupancy grid
+// (an atomic claim: the lowest entity index standing in a cell holds it) and pass 2 alone
+// reads it. Everything else goes through the orders, in job order. So the world after a
+// tick is the same for any thread count.
 
 // Records per job: a 32nd of the simulated ants, in whole storage blocks, from 256 to
 // 4,096. Enough jobs for two or four threads to share evenly at any size (a small world's
@@ -272,14 +307,11 @@ struct ChunkChange {
   u32 index, chunk;
   Game::Stand from;
 };
-// An ant that walked this tick: where it stands, and the scent it lays there (field
-// kNoScent when it senses this tick instead).
+// An ant that walked this tick and the cell it stands in. Its tag is what its claim
+// writes in a cell's occupancy entry: colony << kOccupantBits | entity index.
 struct Walker {
-  u32 index, cell, chunk;
-  float lay;
-  u8 colony, field;
+  u32 tag, cell;
 };
-constexpr u8 kNoScent = 0xFF;
 // An ant that found an enemy holding its cell.
 struct Meeting {
   u32 index, enemy;
@@ -322,10 +354,11 @@ namespace {
 
 // Claims a cell for this tick for the ant with the lowest index standing in it: the same
 // holder whatever order the ants arrive in.
-void claim_cell(const TickView& v, u32 cell, u8 colony, u32 index) {
+void claim_cell(const TickView& v, u32 cell, u32 tag) {
   const u64 stamp = v.stamp;
+  const u32 index = tag & kOccupantMask;
   std::atomic_ref<u64> occ(v.occupancy[cell]);
-  const u64 mine = stamp | u64(colony) << kOccupantBits | index;
+  const u64 mine = stamp | tag;
   u64 held = occ.load(std::memory_order_relaxed);
   while (((held & 0xFFFFFFFF00000000ull) != stamp || (held & kOccupantMask) > index) &&
          !occ.compare_exchange_weak(held, mine, std::memory_order_relaxed)) {}
@@ -343,8 +376,8 @@ bool raise_trail(float& cell, float lay) {
   return false;
 }
 
-// Pass 1 for one ant: age, sense and steer, walk; what touches more than its own record
-// is noted in the job's arrays.
+// Pass 1 for one ant: age, walk, lay scent; what touches more than its own record is
+// noted in the job's arrays.
 struct JobOut {
   Order* orders;
   ChunkChange* changes;
@@ -352,9 +385,7 @@ struct JobOut {
   u32 n_orders = 0, n_changes = 0, n_walkers = 0;
 };
 
-// The turn of ant `id`, whose record places it in chunk `chunk_was`.
-void turn_ant(const TickView& v, ColonyEcs& w, u32 tick, u32 id, u32 chunk_was, Body& b, JobOut& out,
-              const SensedCells& sensed) {
+void step_ant(const TickView& v, u32 tick, u32 id, u32 chunk_was, Body& __restrict b, JobOut& out) {
   // Every tick since the ant was last advanced: one when it stays simulated, up to the
   // dormant period when its chunk has just joined the region (it ages and eats for them).
   const u32 dt = std::max(1u, tick - b.last_tick);
@@ -367,110 +398,131 @@ void turn_ant(const TickView& v, ColonyEcs& w, u32 tick, u32 id, u32 chunk_was, 
     out.orders[out.n_orders++] = {id, OrderKind::Die, died};
     return;
   }
-  // A fight or a flight lasts the tick it happens in (the HUD and inspector show it).
-  if (b.state == AntState::Fighting || b.state == AntState::Fleeing)
-    b.state = b.carrying ? AntState::Returning : AntState::Searching;
+  // An ant that decided this tick (decide_walk) ended its fight or flight then, and may
+  // have begun a flight.
+  if (!decides(v, id)) end_fight_or_flight(b);
   const bool returning = b.carrying != 0;
-  const bool sense_tick = senses_this_tick(tick, id);
-  sense_and_steer(v, w, b, id, returning, sense_tick, sensed);
-  const Game::Stand from{b.x, b.y, b.cell, chunk_was};
+  const float x_was = b.x, y_was = b.y;
+  const u32 cell_was = b.cell;
   const u32 cell = walk(v, b, id);
-  // Every step stays on the map (step_forward), so the chunk is the one of its cell.
-  const u32 chunk = v.grid.chunk_of_cell(u32(b.x), u32(b.y));
+  const u32 tag = u32(b.colony) << kOccupantBits | id;
+  out.walkers[out.n_walkers++] = {tag, cell};
+  claim_cell(v, cell, tag);
+  u32 chunk = chunk_was;
+  if (cell != cell_was) {
+    // A cell entered: its chunk (every step stays on the map, step_forward), and food and
+    // home: a searching worker on food takes a bite, a carrier at the nest delivers, and
+    // an ant at the nest starts its to-home trail afresh.
+    chunk = v.grid.chunk_of_cell(u32(b.x), u32(b.y));
+    if (chunk != chunk_was) out.changes[out.n_changes++] = {id, chunk, {x_was, y_was, cell_was, chunk_was}};
+    if (!returning && b.kind == Kind::Worker && (v.flags[cell] & kCellFood))
+      out.orders[out.n_orders++] = {id, OrderKind::TakeFood, DeathCause::Count};
+    if (length_squared(position(b) - v.nests[b.colony]) < kNestRadius * kNestRadius) {
+      if (returning) out.orders[out.n_orders++] = {id, OrderKind::Deliver, DeathCause::Count};
+      else b.scent = 1;
+    }
+  }
   // Scent: to-home while searching, to-food while carrying; it fades with distance walked.
-  Walker& walker = out.walkers[out.n_walkers++];
-  walker = {id, cell, chunk, b.scent * v.deposit, b.colony, kNoScent};
   // Only a positive scent can raise a cell (raise_trail compares bits, which order as the
   // values do for positive floats alone).
-  if (!sense_tick && walker.lay > 0) walker.field = u8(laid_field(b));
+  const float lay = b.scent * v.deposit;
+  if (lays_scent(v) && lay > 0 && raise_trail(v.fields[laid_field(b)][cell], lay)) {
+    std::atomic_ref<u8> flags(v.chunk_scent[chunk]);
+    if (!(flags.load(std::memory_order_relaxed) & kChunkTrail)) flags.fetch_or(kChunkTrail, std::memory_order_relaxed);
+  }
   b.scent *= kScentFade;
-  // Food and home: a searching worker on food takes a bite, a carrier at the nest
-  // delivers, and an ant at the nest starts its to-home trail afresh.
-  if (!returning && b.kind == Kind::Worker && (v.flags[cell] & kCellFood))
-    out.orders[out.n_orders++] = {id, OrderKind::TakeFood, DeathCause::Count};
-  if (length_squared(position(b) - v.nests[b.colony]) < kNestRadius * kNestRadius) {
-    if (returning) out.orders[out.n_orders++] = {id, OrderKind::Deliver, DeathCause::Count};
-    else b.scent = 1;
-  }
-  claim_cell(v, cell, b.colony, id);
-  if (chunk != chunk_was) out.changes[out.n_changes++] = {id, chunk, from};
 }
 
-void think_ant(const TickView& v, ColonyEcs& w, u32 tick, Record& r, JobOut& out, const SensedCells& sensed) {
-  turn_ant(v, w, tick, r.header.handle.index, r.header.chunk, r.payload, out, sensed);
-}
+// The full model's walk of a job, in spans of kSpan records: first the span's deciders
+// decide (decide_walk), then every record of the span takes its step (step_walk), while
+// the span's records are still in cache. Each walk prefetches, in stages a few records
+// apart, what its turn will read at addresses no hardware stream predicts, each stage
+// once the one before has brought in its address. A stage's item is found once and
+// kept in a ring the later stages take it from.
+constexpr u32 kSpan = 512;
+constexpr u32 kAhead = 8;  // records between two stages
 
-// Prefetches the cells the ant's turn reads from the per-cell grids, each at an address
-// its record and sensors give before the turn: on a sensing tick the trail cell under
-// each sensor, on the other ticks the trail cell it lays scent in; the occupancy word,
-// the flags and the terrain of its cell (its step and the danger it feels lie a cell or
-// two away, mostly on the same lines).
-void prefetch_cells(const TickView& v, const ColonyEcs& w, u32 tick, const Record& r, SensedCells& sensed) {
-  const Body& b = r.payload;
-  if (!takes_turn(r) || b.kind == Kind::Queen) return;
-  if (senses_this_tick(tick, r.header.handle.index)) {
-    const float* trail = v.fields[followed_field(b)];
-    const auto& sl = w.list_at<Sensor>(r.header.handle.index);
-    for (u32 k = 0; k < sl.added; ++k) {
-      sensed.cell[k] = sensor_cell(v, b, v.sensors[sl.slot[k]]);
-      ecs::prefetch_for_read(&trail[sensed.cell[k]]);
-    }
-  } else {
-    ecs::prefetch_for_read(&v.fields[laid_field(b)][b.cell]);
-  }
-  ecs::prefetch_for_read(&v.occupancy[b.cell]);
-  ecs::prefetch_for_read(&v.flags[b.cell]);
-  ecs::prefetch_for_read(&v.terrain[b.cell]);
-}
-
-// fn(Record&, const SensedCells&) for the records of job j, prefetching what the full
-// model reads that no hardware stream predicts, each step once the one before has
-// brought in what it needs. 4 x kAhead records ahead: the record itself (a storage block
-// is 2 KiB, too short for the hardware's stream to lock on). 3 x kAhead ahead: the line
-// of the directory row holding its sensor list (its address follows from the record's
-// index alone). 2 x kAhead ahead: its first sensor (sensor entries lie anywhere in their
-// pool until it is put in space order). kAhead ahead: the grid cells its turn reads
-// (prefetch_cells). The first step finds each record from its place in the store
-// (RecordJobs::places), a few instructions, and the later steps take it from a ring of
-// the last records found; a cursor per distance would follow the block chain at every
-// step. The row is prefetched one step before it is read, never
-// read in the step that prefetches it: on the million map, whose rows are never in
-// cache, a read straight after its prefetch is where the walk waits.
-// The row and the sensor are prefetched on the ticks an ant lays scent too, when its
-// turn reads neither: leaving them out there (a branch on the tick's parity, which the
-// walk's order makes random) measured no faster.
-template <class Fn>
-void for_each_prefetching(const TickView& v, ColonyEcs& w, u32 tick, const ecs::RecordJobs<Record>& jobs, u32 j,
-                          Fn&& fn) {
-  constexpr u32 kAhead = 8;
-  // The records of the last 4 x kAhead places, found once each, and the sensed cells of
-  // the last kAhead, each at its place modulo the ring's size.
-  constexpr u32 kRecords = 64, kSensed = 2 * kAhead;
-  static_assert(kRecords > 4 * kAhead && std::has_single_bit(kRecords) && std::has_single_bit(kSensed));
-  const Sensor* sensors = v.sensors;
-  const u32 first = jobs.first(j), n = jobs.count(j);
-  const auto at = jobs.places();
-  std::array<Record*, kRecords> rec;
+// The deciders among `list`: 3 x kAhead ahead, the line of the directory row holding the
+// sensor list (its address follows from the index alone); 2 x kAhead ahead, the first
+// sensor (sensor entries lie anywhere in their pool until it is put in space order);
+// kAhead ahead, the trail cell under each sensor (found here once, and read there by
+// the decision); then the decision. The row is prefetched one stage before it is read,
+// never read in the stage that prefetches it: on the million map, whose rows are never
+// in cache, a read straight after its prefetch is where the walk waits.
+void decide_walk(const TickView& v, ColonyEcs& w, Record* const* list, u32 n) {
+  constexpr u32 kSensed = 2 * kAhead;
+  static_assert(std::has_single_bit(kSensed));
   std::array<SensedCells, kSensed> sensed;
-  // Whether the place `back` steps behind step t is one of the job's (one comparison:
-  // a place before the first wraps round to a large number).
-  auto in_job = [&](u32 t, u32 back) { return t - back - first < n; };
-  for (u32 t = first; t < first + n + 4 * kAhead; ++t) {
-    if (in_job(t, 0)) ecs::prefetch_for_read(rec[t % kRecords] = &at(t));
-    if (in_job(t, kAhead))
-      ecs::prefetch_for_read(&w.list_at<Sensor>(rec[(t - kAhead) % kRecords]->header.handle.index));
-    if (in_job(t, 2 * kAhead)) {
-      const auto& sl = w.list_at<Sensor>(rec[(t - 2 * kAhead) % kRecords]->header.handle.index);
-      if (sl.added) ecs::prefetch_for_read(&sensors[sl.slot[0]]);
+  for (u32 t = 0; t < n + 3 * kAhead; ++t) {
+    if (t < n) ecs::prefetch_for_read(&w.list_at<Sensor>(list[t]->header.handle.index));
+    if (t - kAhead < n) {
+      const auto& sl = w.list_at<Sensor>(list[t - kAhead]->header.handle.index);
+      if (sl.added) ecs::prefetch_for_read(&v.sensors[sl.slot[0]]);
     }
-    if (in_job(t, 3 * kAhead)) {
-      const u32 p = t - 3 * kAhead;
-      prefetch_cells(v, w, tick, *rec[p % kRecords], sensed[p % kSensed]);
+    if (t - 2 * kAhead < n) {
+      const u32 k = t - 2 * kAhead;
+      const Body& b = list[k]->payload;
+      const float* trail = v.fields[followed_field(b)];
+      const auto& sl = w.list_at<Sensor>(list[k]->header.handle.index);
+      for (u32 s = 0; s < sl.added; ++s) {
+        sensed[k % kSensed].cell[s] = sensor_cell(v, b, v.sensors[sl.slot[s]]);
+        ecs::prefetch_for_read(&trail[sensed[k % kSensed].cell[s]]);
+      }
     }
-    if (in_job(t, 4 * kAhead)) {
-      const u32 p = t - 4 * kAhead;
-      fn(*rec[p % kRecords], sensed[p % kSensed]);
+    if (t - 3 * kAhead < n) {
+      const u32 k = t - 3 * kAhead;
+      decide(v, w, list[k]->payload, list[k]->header.handle.index, sensed[k % kSensed]);
     }
+  }
+}
+
+// Every record of `list`: 2 x kAhead ahead the record itself (a storage block is 2 KiB,
+// too short for the hardware's stream to lock on); kAhead ahead the cells its step
+// reads: the occupancy word, the flags and the terrain of its cell, and on a laying tick
+// the trail it lays in (its step lies within the cell or a cell away, mostly on the same
+// lines); then fn(Record&).
+template <class Fn>
+void step_walk(const TickView& v, Record* const* list, u32 n, Fn&& fn) {
+  for (u32 t = 0; t < n + 2 * kAhead; ++t) {
+    if (t < n) ecs::prefetch_for_read(list[t]);
+    if (t - kAhead < n) {
+      const Body& b = list[t - kAhead]->payload;
+      if (lays_scent(v)) ecs::prefetch_for_write(&v.fields[laid_field(b)][b.cell]);
+      ecs::prefetch_for_read(&v.occupancy[b.cell]);
+      ecs::prefetch_for_read(&v.flags[b.cell]);
+      ecs::prefetch_for_read(&v.terrain[b.cell]);
+    }
+    if (t - 2 * kAhead < n) fn(*list[t - 2 * kAhead]);
+  }
+}
+
+// Pass 1 of job j: the deciders of each span decide, then every ant of it steps. The
+// span's records are listed block by block first (the block's records lie side by side).
+void walk_job(const TickView& v, ColonyEcs& w, u32 tick, const ecs::RecordJobs<Record>& jobs, u32 j, JobOut& out) {
+  const auto at = jobs.places();
+  const u32 block_mask = (1u << at.shift) - 1;
+  const u32 first = jobs.first(j), end = first + jobs.count(j);
+  std::array<Record*, kSpan> records, deciders;
+  for (u32 from = first; from < end; from += kSpan) {
+    const u32 n = std::min(kSpan, end - from);
+    Record* r = &at(from);
+    for (u32 k = 0; k < n; ++k) {
+      if (((from + k) & block_mask) == 0) r = &at(from + k);
+      records[k] = r++;
+    }
+    if (v.deciding <= 1) {
+      u32 m = 0;
+      for (u32 t = 0; t < n; ++t) {
+        if (t + 2 * kAhead < n) ecs::prefetch_for_read(records[t + 2 * kAhead]);
+        Record* r = records[t];
+        deciders[m] = r;
+        m += decides(v, r->header.handle.index) && takes_turn(*r) && r->payload.kind != Kind::Queen;
+      }
+      decide_walk(v, w, deciders.data(), m);
+    }
+    step_walk(v, records.data(), n, [&](Record& r) {
+      if (takes_turn(r)) step_ant(v, tick, r.header.handle.index, r.header.chunk, r.payload, out);
+    });
   }
 }
 
@@ -541,39 +593,28 @@ void simulate_ants(Game& g) {
     JobOut out{&p.orders[at], &p.changes[at], &p.walkers[at]};
     // A copy for the job: the compiler then knows that no store of the walk reaches it.
     const TickView jv = v;
-    for_each_prefetching(jv, w, tick, jobs, j, [&](Record& r, const SensedCells& sensed) {
-      if (takes_turn(r)) think_ant(jv, w, tick, r, out, sensed);
-    });
+    walk_job(jv, w, tick, jobs, j, out);
     p.counts[j] = {out.n_orders, out.n_changes, out.n_walkers, 0};
   });
-  u8* chunk_scent = g.chunk_scent.data();
   run_sim_jobs(n, [&](u32 j) {
     const size_t at = jobs.first(j);
     const Walker* walkers = &p.walkers[at];
     Meeting* meetings = &p.meetings[at];
-    const TickView jv = v;
+    const u64* occupancy = v.occupancy;
     const u32 walked = p.counts[j].walkers;
     u32 met = 0;
-    // The cells of the walker kAhead on: written by the other job's ants, or by this
-    // one's long before, they are seldom in cache.
+    // The cell of the walker kAhead on: written by the other job's ants, or by this
+    // one's long before, it is seldom in cache.
     constexpr u32 kAhead = 16;
     for (u32 k = 0; k < walked; ++k) {
-      if (k + kAhead < walked) {
-        const Walker& next = walkers[k + kAhead];
-        ecs::prefetch_for_read(&jv.occupancy[next.cell]);
-        if (next.field != kNoScent) ecs::prefetch_for_write(&jv.fields[next.field][next.cell]);
-      }
+      if (k + kAhead < walked) ecs::prefetch_for_read(&occupancy[walkers[k + kAhead].cell]);
+      // Combat: the ant holding this cell this tick, if it is of another colony (and so
+      // not this one).
       const Walker& wk = walkers[k];
-      if (wk.field != kNoScent && raise_trail(jv.fields[wk.field][wk.cell], wk.lay)) {
-        std::atomic_ref<u8> flags(chunk_scent[wk.chunk]);
-        if (!(flags.load(std::memory_order_relaxed) & kChunkTrail))
-          flags.fetch_or(kChunkTrail, std::memory_order_relaxed);
-      }
-      // Combat: the ant holding this cell this tick, if it is an enemy.
-      const u64 occ = jv.occupancy[wk.cell];
-      const u32 holder = u32(occ & kOccupantMask);
-      if ((occ & 0xFFFFFFFF00000000ull) == stamp && holder != wk.index && u32(occ >> kOccupantBits & 3) != wk.colony)
-        meetings[met++] = {wk.index, holder};
+      const u64 occ = occupancy[wk.cell];
+      const u32 holder = u32(occ);
+      if ((occ & 0xFFFFFFFF00000000ull) == stamp && (holder ^ wk.tag) >> kOccupantBits)
+        meetings[met++] = {wk.tag & u32(kOccupantMask), holder & u32(kOccupantMask)};
     }
     p.counts[j].meetings = met;
   });

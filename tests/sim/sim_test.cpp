@@ -946,9 +946,14 @@ TEST(Deaths, TheMaimRingTakesNoSecondLegForAMissingAntenna) {
 TEST(Deaths, AnAntTurningFromDangerIsShownFleeing) {
   auto g = build(small_world());
   Handle h = spawn_ant(*g, 0, Kind::Worker, 30.5f, 30.5f, 0);  // heading east
-  for (int x = 31; x < 36; ++x) g->cell_flags[cell_index(*g, u32(x), 30)] |= kCellDanger;
-  simulate_tick(*g);
+  // A band of danger east of it, as wide as the ant's random turn may carry its feeling.
+  for (int y = 29; y <= 31; ++y)
+    for (int x = 31; x < 36; ++x) g->cell_flags[cell_index(*g, u32(x), u32(y))] |= kCellDanger;
+  // An ant feels for danger when it decides, within its first four ticks.
+  int ticks = 0;
+  while (ticks < 4 && rec(*g, h).payload.state != AntState::Fleeing) simulate_tick(*g), ++ticks;
   EXPECT_EQ(rec(*g, h).payload.state, AntState::Fleeing);
+  EXPECT_LT(std::cos(rec(*g, h).payload.heading), 0.5f) << "it turns away from the danger east of it";
 }
 
 // [SECTION] Tiers: dormant chunks and region moves
