@@ -548,9 +548,18 @@ void carry_out_orders(Game& g, const ecs::RecordJobs<Record>& jobs) {
       if (!((r.header.flags | enemy.header.flags) & ecs::kFlagDying)) fight(g, r, enemy);
     }
   }
+  // A changer's directory entry and record lie anywhere (about one ant in a hundred
+  // changes chunk a tick): the entry is read 2 x kAhead changes ahead, the record kAhead.
+  constexpr u32 kAhead = 8;
+  const ecs::EntityStore& store = w.store();
   for (u32 j = 0; j < jobs.size(); ++j) {
     const ChunkChange* c = &p.changes[jobs.first(j)];
-    for (u32 k = 0; k < p.counts[j].changes; ++k) note_chunk_change(g, w.record_at(c[k].index), c[k].chunk, c[k].from);
+    const u32 n = p.counts[j].changes;
+    for (u32 k = 0; k < n; ++k) {
+      if (k + 2 * kAhead < n) ecs::prefetch_for_read(&store.dir(c[k + 2 * kAhead].index));
+      if (k + kAhead < n) ecs::prefetch_for_read(&w.record_at(c[k + kAhead].index));
+      note_chunk_change(g, w.record_at(c[k].index), c[k].chunk, c[k].from);
+    }
   }
 }
 
