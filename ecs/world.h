@@ -241,10 +241,11 @@ class World {
   }
   // move_chunk, then set_tier when the move succeeded, for each move in order: the moves a
   // walk over the entities collected instead of changing storage under its feet. A moved
-  // entity's directory row and pool entries are cold (a dormant walk reaches them once in
-  // many ticks, and a million simulated ants' rows do not fit a cache), so each move's row
-  // and chunk link are prefetched 2 x kMoveAhead moves ahead and, once they have arrived,
-  // the back-pointers of its slots and its chunk neighbours' links kMoveAhead ahead. Returns how many moves
+  // entity's directory row, record and pool entries are cold (a dormant walk reaches them
+  // once in many ticks, and a million simulated ants' rows do not fit a cache), so each
+  // move's row and chunk link are prefetched 2 x kMoveAhead moves ahead and, once they
+  // have arrived, its record (whose header the move rewrites), the back-pointers of its
+  // slots and its chunk neighbours' links kMoveAhead ahead. Returns how many moves
   // were made in full (a move whose tier change found no storage block left has changed
   // chunk only, and is not counted).
   struct ChunkMove {
@@ -258,6 +259,7 @@ class World {
     for (u32 i = 0; i < n; ++i) {
       if (i + 2 * kMoveAhead < n) prefetch_row(moves[i + 2 * kMoveAhead].h.index, kRowHead);
       if (i + kMoveAhead < n && alive(moves[i + kMoveAhead].h)) {
+        prefetch_for_write(store_.record_of_index(moves[i + kMoveAhead].h.index));
         (prefetch_back_pointers<Cs>(moves[i + kMoveAhead].h.index), ...);
         prefetch_chunk_links(moves[i + kMoveAhead].h);
       }
