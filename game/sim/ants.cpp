@@ -614,7 +614,7 @@ void simulate_ants(Game& g) {
     u32 met = 0;
     // The cell of the walker kAhead on: written by the other job's ants, or by this
     // one's long before, it is seldom in cache.
-    constexpr u32 kAhead = 16;
+    constexpr u32 kAhead = 48;
     for (u32 k = 0; k < walked; ++k) {
       if (k + kAhead < walked) ecs::prefetch_for_read(&occupancy[walkers[k + kAhead].cell]);
       // Combat: the ant holding this cell this tick, if it is of another colony (and so
