@@ -348,8 +348,10 @@ TEST(Maiming, AnAntennaTakesItsSensorWithIt) {
 TEST(Sensing, EachSensorReadsItsOwnCellAndTheAntTurnsToTheStrongest) {
   auto g = build(small_world());
   Handle h = spawn_ant(*g, 0, Kind::Worker, 32.5f, 32.5f, 0.3f);
-  // Ants sense on alternate ticks: one tick first when this is not its tick.
-  if (((h.index + u32(g->tick)) & 1) != 0) simulate_tick(*g);
+  // An ant decides on every other even tick, the even and the odd entity indices in turn
+  // (ants.cpp): the ticks before its next one first.
+  auto decides_now = [&] { return g->tick % 2 == 0 && ((g->tick / 2 + h.index) & 1) == 0; };
+  while (!decides_now()) simulate_tick(*g);
   const Body before = rec(*g, h).payload;
   ASSERT_FALSE(before.carrying);
   std::vector<float>& trail = g->fields[0 * 2 + u32(Field::ToFood)];
