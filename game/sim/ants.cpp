@@ -505,10 +505,10 @@ void walk_job(const TickView& v, ColonyEcs& w, u32 tick, const ecs::RecordJobs<R
   std::array<Record*, kSpan> records, deciders;
   for (u32 from = first; from < end; from += kSpan) {
     const u32 n = std::min(kSpan, end - from);
-    Record* r = &at(from);
+    Record* next = &at(from);
     for (u32 k = 0; k < n; ++k) {
-      if (((from + k) & block_mask) == 0) r = &at(from + k);
-      records[k] = r++;
+      if (((from + k) & block_mask) == 0) next = &at(from + k);
+      records[k] = next++;
     }
     if (v.deciding <= 1) {
       u32 m = 0;
