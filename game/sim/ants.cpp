@@ -24,6 +24,7 @@ namespace {
 constexpr u32 kOccupantBits = 30;
 constexpr u64 kOccupantMask = (u64(1) << kOccupantBits) - 1;
 static_assert(ecs::kMaxEntityIndex <= kOccupantMask);
+constexpr u64 kStampMask = ~u64(0) << 32;
 // The stamp of a tick: never 0, the stamp of a cell no ant has stood in. It comes round
 // again every 2^32 - 1 ticks, and simulate_ants then clears every cell, so that an entry
 // left from that long ago is not taken for this tick's.
@@ -212,13 +213,13 @@ void end_fight_or_flight(Body& b) {
 }
 
 // The cells an ant's sensors sample this tick, in the order of its sensor list: found
-// once, where the walk prefetches them (prefetch_cells), and read there again by the turn.
+// once, where decide_walk prefetches them, and read there again by the decision.
 struct SensedCells {
   std::array<u32, Sensor::kMaxPerEntity> cell;
 };
 
 // Decide: each sensor samples the trail field ahead at its angle (at `sensed`, the cells
-// prefetch_cells found), the best one wins; then steer by it with some randomness, back
+// decide_walk found), the best one wins; then steer by it with some randomness, back
 // from danger felt just ahead, home when carrying, and (soldiers) back toward the nest
 // when strayed. The turns are those of four ticks: the random part twice a tick's (a
 // random walk's spread grows with the square root of its steps), the pull home four times.
@@ -360,7 +361,7 @@ void claim_cell(const TickView& v, u32 cell, u32 tag) {
   std::atomic_ref<u64> occ(v.occupancy[cell]);
   const u64 mine = stamp | tag;
   u64 held = occ.load(std::memory_order_relaxed);
-  while (((held & 0xFFFFFFFF00000000ull) != stamp || (held & kOccupantMask) > index) &&
+  while (((held & kStampMask) != stamp || (held & kOccupantMask) > index) &&
          !occ.compare_exchange_weak(held, mine, std::memory_order_relaxed)) {}
 }
 
@@ -376,8 +377,7 @@ bool raise_trail(float& cell, float lay) {
   return false;
 }
 
-// Pass 1 for one ant: age, walk, lay scent; what touches more than its own record is
-// noted in the job's arrays.
+// What a job's ants note in its arrays.
 struct JobOut {
   Order* orders;
   ChunkChange* changes;
@@ -385,6 +385,8 @@ struct JobOut {
   u32 n_orders = 0, n_changes = 0, n_walkers = 0;
 };
 
+// Pass 1 for ant `id`, whose record places it in chunk `chunk_was`: age, walk, claim the
+// cell, lay scent; what touches more than its own record is noted in `out`.
 void step_ant(const TickView& v, u32 tick, u32 id, u32 chunk_was, Body& __restrict b, JobOut& out) {
   // Every tick since the ant was last advanced: one when it stays simulated, up to the
   // dormant period when its chunk has just joined the region (it ages and eats for them).
@@ -437,8 +439,8 @@ void step_ant(const TickView& v, u32 tick, u32 id, u32 chunk_was, Body& __restri
 // decide (decide_walk), then every record of the span takes its step (step_walk), while
 // the span's records are still in cache. Each walk prefetches, in stages a few records
 // apart, what its turn will read at addresses no hardware stream predicts, each stage
-// once the one before has brought in its address. A stage's item is found once and
-// kept in a ring the later stages take it from.
+// once the one before has brought in its address; every stage takes its record from
+// the span's list.
 constexpr u32 kSpan = 512;
 constexpr u32 kAhead = 8;  // records between two stages
 
@@ -583,7 +585,7 @@ u32 sim_threads() { return g_workers ? g_workers->threads() : 1; }
 u32 cell_holder(const Game& g, u32 cell) {
   if (g.tick == 0 || cell >= g.occupancy.size()) return ecs::kNone;
   const u64 occ = g.occupancy[cell];
-  if ((occ & 0xFFFFFFFF00000000ull) != occupancy_stamp(g.tick - 1)) return ecs::kNone;
+  if ((occ & kStampMask) != occupancy_stamp(g.tick - 1)) return ecs::kNone;
   return u32(occ & kOccupantMask);
 }
 
@@ -622,7 +624,7 @@ void simulate_ants(Game& g) {
       const Walker& wk = walkers[k];
       const u64 occ = occupancy[wk.cell];
       const u32 holder = u32(occ);
-      if ((occ & 0xFFFFFFFF00000000ull) == stamp && (holder ^ wk.tag) >> kOccupantBits)
+      if ((occ & kStampMask) == stamp && (holder ^ wk.tag) >> kOccupantBits)
         meetings[met++] = {wk.tag & u32(kOccupantMask), holder & u32(kOccupantMask)};
     }
     p.counts[j].meetings = met;
